@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Entry point: parse the configuration, start, and stop cleanly on SIGTERM/SIGINT.
+import { ConfigError, helpText, parseCli } from './boundaries/config.js';
+import { readBuildFacts } from './boundaries/package-info.js';
+import { startExporter } from './app.js';
+import { createLogger } from './log/logger.js';
+
+const SHUTDOWN_GRACE_MS = 4500;
+
+async function main(): Promise<void> {
+  const build = readBuildFacts(new URL('.', import.meta.url));
+  let action: ReturnType<typeof parseCli>;
+  try {
+    action = parseCli(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`cityair-exporter: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (action.kind === 'help') return void process.stdout.write(helpText(build.version));
+  if (action.kind === 'version') return void process.stdout.write(`cityair-exporter ${build.version} (revision ${build.revision})\n`);
+
+  const { config } = action;
+  const log = createLogger({ ...config.log, secret: config.upstream.apiKey });
+  for (const warning of action.warnings) log.warn(warning);
+  process.on('uncaughtException', (err) => log.error({ err }, 'uncaught exception'));
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
+
+  let exporter: Awaited<ReturnType<typeof startExporter>>;
+  try {
+    exporter = await startExporter(config, build, log);
+  } catch (error) {
+    log.fatal({ err: error }, 'cannot start');
+    process.exit(1);
+  }
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      log.warn('in-flight work did not finish in time; exiting anyway');
+      process.exit(0);
+    }, SHUTDOWN_GRACE_MS).unref();
+    exporter.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'error while shutting down');
+        process.exit(0);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+await main();

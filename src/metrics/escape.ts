@@ -1,0 +1,14 @@
+// Escaping of the Prometheus text format (0.0.4) and OpenMetrics 1.0, which agree for label values:
+// backslash, double quote and line feed are escaped, every other character (any Unicode) is written as is.
+
+const LABEL_SPECIALS = /[\\"\n]/;
+
+export function escapeLabelValue(value: string): string {
+  // Most names need no escaping; skipping the replace keeps the renderer's hot loop allocation-free.
+  if (!LABEL_SPECIALS.test(value)) return value;
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+export function escapeHelp(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+}

@@ -1,0 +1,151 @@
+// The one place that talks to CityAir: a GET of the station list over a keep-alive pool, with a deadline over
+// the whole exchange and a cap on the body, answering a typed outcome instead of throwing.
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+import { Agent, type Dispatcher, request } from 'undici';
+import type { Secret } from '../boundaries/secret.js';
+import { scrub } from '../boundaries/secret.js';
+import { parseStationList, type StationList } from '../boundaries/stations.js';
+import { type Failure, failure, parseRetryAfter, reasonForStatus } from './failure.js';
+
+export interface UpstreamOptions {
+  readonly postsUrl: string;
+  readonly apiKey: Secret | undefined;
+  readonly timeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly userAgent: string;
+  /** Defaults to a keep-alive Agent; issue-level options (proxy, CA) swap it. */
+  readonly dispatcher?: Dispatcher;
+}
+
+export type FetchOutcome = { readonly ok: true; readonly list: StationList; readonly bytes: number } | Failure;
+
+/** The upstream read as a function: the refresher needs nothing else, so its tests need no network. */
+export type FetchStations = () => Promise<FetchOutcome>;
+
+export interface UpstreamClient {
+  readonly fetchStations: FetchStations;
+  readonly close: () => Promise<void>;
+}
+
+const DECODERS: Readonly<Record<string, (b: Buffer, o: { maxOutputLength: number }) => Promise<Buffer>>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+};
+
+export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
+  const ownsDispatcher = options.dispatcher === undefined;
+  const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 60_000, connections: 2 });
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'accept-encoding': 'gzip',
+    'user-agent': options.userAgent,
+  };
+  const key = options.apiKey?.reveal();
+  if (key) headers.authorization = `Bearer ${key}`;
+
+  const fetchStations: FetchStations = async () => {
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    try {
+      return await exchange(options, dispatcher, headers, signal);
+    } catch (error) {
+      return classifyError(error, signal, options);
+    }
+  };
+  return { fetchStations, close: async () => (ownsDispatcher ? dispatcher.close() : undefined) };
+}
+
+async function exchange(
+  options: UpstreamOptions,
+  dispatcher: Dispatcher,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<FetchOutcome> {
+  const res = await request(options.postsUrl, { method: 'GET', headers, dispatcher, signal });
+  const header = (name: string): string | undefined => {
+    const v = res.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  if (res.statusCode < 200 || res.statusCode > 299) {
+    const excerpt = await readExcerpt(res.body);
+    const retryAfterMs =
+      res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(header('retry-after'), Date.now()) : undefined;
+    const location = header('location') ? ` to ${header('location')} (redirects are not followed)` : '';
+    const message = scrub(`HTTP ${res.statusCode}${location}${excerpt ? `: ${excerpt}` : ''}`, options.apiKey);
+    return failure(reasonForStatus(res.statusCode), message, retryAfterMs);
+  }
+  const declared = Number(header('content-length'));
+  if (declared > options.maxBodyBytes) {
+    res.body.destroy();
+    return tooLarge(options.maxBodyBytes);
+  }
+  const raw = await readCapped(res.body, options.maxBodyBytes);
+  if (raw === undefined) return tooLarge(options.maxBodyBytes);
+  const encoding = (header('content-encoding') ?? 'identity').trim().toLowerCase();
+  const decoded = await decode(raw, encoding, options.maxBodyBytes);
+  if (!Buffer.isBuffer(decoded)) return decoded;
+  return parseBody(decoded, header('content-type') ?? '');
+}
+
+function tooLarge(max: number): Failure {
+  return failure('invalid_payload', `body larger than --upstream.max-body-size (${max} bytes)`);
+}
+
+async function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > max) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
+  const raw = await readCapped(body, 64 * 1024).catch(() => undefined);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
+  return (raw?.toString('utf8', 0, 200) ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+}
+
+async function decode(raw: Buffer, encoding: string, max: number): Promise<Buffer | Failure> {
+  if (encoding === 'identity' || encoding === '') return raw;
+  const decoder = DECODERS[encoding];
+  if (!decoder) return failure('invalid_payload', `unsupported content-encoding "${encoding.slice(0, 40)}"`);
+  try {
+    return await decoder(raw, { maxOutputLength: max });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return tooLarge(max);
+    return failure('invalid_payload', `body is not valid ${encoding}: ${(error as Error).message}`);
+  }
+}
+
+function parseBody(body: Buffer, contentType: string): FetchOutcome {
+  const text = body.toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    const looksHtml = /html/i.test(contentType) || /^\s*</.test(text);
+    const what = looksHtml ? 'an HTML page' : 'a body that is not JSON';
+    return failure('invalid_json', `expected JSON, got ${what} (content-type "${contentType.slice(0, 60)}")`);
+  }
+  const result = parseStationList(json);
+  if (!result.ok) return failure('invalid_payload', result.message);
+  return { ok: true, list: result.list, bytes: body.length };
+}
+
+function classifyError(error: unknown, signal: AbortSignal, options: UpstreamOptions): Failure {
+  if (signal.aborted) {
+    return failure('timeout', `no complete answer within --upstream.timeout (${options.timeoutMs} ms)`);
+  }
+  const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = e.code ?? e.cause?.code ?? e.name;
+  const detail = e.cause?.message ?? e.message;
+  return failure('network', scrub(`${code}: ${detail}`, options.apiKey));
+}
