@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import type { Config } from './boundaries/config.js';
 import type { BuildFacts } from './boundaries/package-info.js';
 import { Secret } from './boundaries/secret.js';
-import { demoPostsAt } from './demo/stations.js';
 import { type Simulator, startSimulator } from './demo/simulator.js';
+import { demoPostsAt } from './demo/stations.js';
 import { buildServer } from './http/server.js';
 import { createExporterMetrics } from './metrics/exporter-registry.js';
 import { createRefresher } from './refresh/refresher.js';
@@ -17,10 +17,19 @@ export interface RunningExporter {
   readonly close: () => Promise<void>;
 }
 
-export async function startExporter(config: Config, build: BuildFacts, log: Logger): Promise<RunningExporter> {
+export async function startExporter(
+  config: Config,
+  build: BuildFacts,
+  log: Logger,
+): Promise<RunningExporter> {
   const demo = config.demo ? await startDemoUpstream(log) : undefined;
   const upstream = demo
-    ? { ...config.upstream, baseUrl: demo.sim.baseUrl, postsUrl: `${demo.sim.baseUrl}/harvester/v2/Posts`, apiKey: demo.key }
+    ? {
+        ...config.upstream,
+        baseUrl: demo.sim.baseUrl,
+        postsUrl: `${demo.sim.baseUrl}/harvester/v2/Posts`,
+        apiKey: demo.key,
+      }
     : config.upstream;
   const client = createUpstreamClient({ ...upstream, userAgent: `cityair-exporter/${build.version}` });
   let recordAttempt: ReturnType<typeof createExporterMetrics>['recordAttempt'] = () => undefined;
@@ -61,11 +70,18 @@ export async function startExporter(config: Config, build: BuildFacts, log: Logg
 async function startDemoUpstream(log: Logger): Promise<{ sim: Simulator; key: Secret }> {
   const key = randomBytes(16).toString('hex');
   const sim = await startSimulator({ posts: (now) => demoPostsAt(now), apiKey: key });
-  log.warn({ simulator: sim.baseUrl }, 'demo mode: serving SIMULATED stations from the built-in simulator, not CityAir data');
+  log.warn(
+    { simulator: sim.baseUrl },
+    'demo mode: serving SIMULATED stations from the built-in simulator, not CityAir data',
+  );
   return { sim, key: new Secret(key) };
 }
 
-async function listen(app: ReturnType<typeof buildServer>, host: string | undefined, port: number): Promise<string> {
+async function listen(
+  app: ReturnType<typeof buildServer>,
+  host: string | undefined,
+  port: number,
+): Promise<string> {
   if (host !== undefined) return app.listen({ host, port });
   // ":port" means every interface: IPv6 dual-stack where the machine has it, else IPv4.
   try {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
+import { startExporter } from './app.js';
 // Entry point: parse the configuration, start, and stop cleanly on SIGTERM/SIGINT.
 import { ConfigError, helpText, parseCli } from './boundaries/config.js';
 import { readBuildFacts } from './boundaries/package-info.js';
-import { startExporter } from './app.js';
 import { createLogger } from './log/logger.js';
 
 const SHUTDOWN_GRACE_MS = 4500;
@@ -18,7 +18,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   if (action.kind === 'help') return void process.stdout.write(helpText(build.version));
-  if (action.kind === 'version') return void process.stdout.write(`cityair-exporter ${build.version} (revision ${build.revision})\n`);
+  if (action.kind === 'version')
+    return void process.stdout.write(`cityair-exporter ${build.version} (revision ${build.revision})\n`);
 
   const { config } = action;
   const log = createLogger({ ...config.log, secret: config.upstream.apiKey });

@@ -55,7 +55,10 @@ const duration = (min: number) =>
 const byteSize = z.string().transform((text, ctx) => {
   const bytes = parseByteSize(text);
   if (bytes === undefined || bytes < 1024) {
-    ctx.addIssue({ code: 'custom', message: `"${text}" is not a size of at least 1KiB such as 512KiB or 64MiB` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${text}" is not a size of at least 1KiB such as 512KiB or 64MiB`,
+    });
     return z.NEVER;
   }
   return bytes;
@@ -72,7 +75,10 @@ const baseUrl = z.string().transform((text, ctx) => {
   try {
     url = new URL(text.trim());
   } catch {
-    ctx.addIssue({ code: 'custom', message: `"${text}" is not an absolute URL such as https://mycityair.ru` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${text}" is not an absolute URL such as https://mycityair.ru`,
+    });
     return z.NEVER;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -247,7 +253,10 @@ type Parsed = { [K in SettingName]: Settings[K] extends SettingSpec<infer T> ? T
 /** A configuration problem; main turns it into one line on stderr and exit status 2. */
 export class ConfigError extends Error {}
 
-export type CliAction = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; config: Config; warnings: string[] };
+export type CliAction =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'run'; config: Config; warnings: string[] };
 
 const where = (s: SettingSpec<unknown>): string => (s.flag ? `--${s.flag} (${s.env})` : s.env);
 
@@ -340,7 +349,9 @@ const KEY_HELP =
 
 function readApiKey(file: string | undefined, inline: string | undefined): Secret {
   if (file !== undefined && inline !== undefined && inline !== '') {
-    throw new ConfigError('set only one of --upstream.api-key-file (CITYAIR_API_KEY_FILE) and CITYAIR_API_KEY');
+    throw new ConfigError(
+      'set only one of --upstream.api-key-file (CITYAIR_API_KEY_FILE) and CITYAIR_API_KEY',
+    );
   }
   let key = inline?.trim();
   if (file !== undefined) {
@@ -348,7 +359,9 @@ function readApiKey(file: string | undefined, inline: string | undefined): Secre
       key = readFileSync(file, 'utf8').trim();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      throw new ConfigError(`invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${file} (${code})`);
+      throw new ConfigError(
+        `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${file} (${code})`,
+      );
     }
   }
   if (!key) throw new ConfigError(KEY_HELP);

@@ -93,14 +93,18 @@ export function parseStationList(body: unknown): StationListResult {
     }
     if (seen.has(parsed.data.id)) {
       duplicate++;
-      if (problems.length < MAX_PROBLEMS) problems.push(`element ${i}: id ${parsed.data.id} repeats an earlier one`);
+      if (problems.length < MAX_PROBLEMS)
+        problems.push(`element ${i}: id ${parsed.data.id} repeats an earlier one`);
       continue;
     }
     seen.add(parsed.data.id);
     stations.push(toStation(parsed.data));
   }
   if (body.length > 0 && stations.length === 0) {
-    return { ok: false, message: `none of the ${body.length} elements is a valid station; ${problems[0] ?? ''}` };
+    return {
+      ok: false,
+      message: `none of the ${body.length} elements is a valid station; ${problems[0] ?? ''}`,
+    };
   }
   return { ok: true, list: { stations, rejected: { invalid, duplicate }, problems } };
 }

@@ -89,7 +89,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const f = fault;
     switch (f.kind) {
       case 'none':
-        return sendPosts(req, res);
+        sendPosts(req, res);
+        return;
       case 'status': {
         const h: Record<string, string> = { 'content-type': 'application/json' };
         if (f.retryAfter !== undefined) h['retry-after'] = f.retryAfter;
@@ -117,7 +118,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         return;
       }
       case 'huge':
-        return sendHuge(res, f.bytes, f.chunked ?? false);
+        sendHuge(res, f.bytes, f.chunked ?? false);
+        return;
     }
   };
 
@@ -138,7 +140,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
 

@@ -39,7 +39,10 @@ export function renderLandingPage(input: {
     : 'no station data is being served';
   const sample = snap?.list.stations
     .slice(0, 10)
-    .map((s) => `<li>${escapeHtml(s.name)} <small>${escapeHtml(s.tz)}</small>: ${s.online ? 'online' : 'offline'}</li>`)
+    .map(
+      (s) =>
+        `<li>${escapeHtml(s.name)} <small>${escapeHtml(s.tz)}</small>: ${s.online ? 'online' : 'offline'}</li>`,
+    )
     .join('');
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>CityAir exporter</title>

@@ -7,6 +7,7 @@ import { renderScrape, TEXT_CONTENT_TYPE } from '../metrics/exposition.js';
 import { servable } from '../refresh/policy.js';
 import type { Refresher } from '../refresh/refresher.js';
 import { renderLandingPage } from './landing-page.js';
+import type { WebSecurity } from './web-security.js';
 
 export interface ServerDeps {
   readonly config: Config;
@@ -14,12 +15,32 @@ export interface ServerDeps {
   readonly refresher: Refresher;
   readonly metrics: ExporterMetrics;
   readonly version: string;
+  /** --web.config.file: TLS options, basic auth and headers. */
+  readonly web?: WebSecurity | undefined;
 }
 
 export function buildServer(deps: ServerDeps): FastifyInstance {
   const { config, log, refresher, metrics } = deps;
   const policy = config.upstream;
-  const app = Fastify({ logger: false, return503OnClosing: true, bodyLimit: 1024 });
+  // With --web.config.file TLS, node:https serves instead of node:http; the API of the instance is the same.
+  const app = Fastify({
+    logger: false,
+    return503OnClosing: true,
+    bodyLimit: 1024,
+    https: deps.web?.httpsOptions ?? null,
+  }) as unknown as FastifyInstance;
+  // Auth and the configured headers come first, so that every answer (404s and errors included) carries them.
+  if (deps.web) app.addHook('onRequest', deps.web.onRequest);
+
+  // A keep-alive connection that turns idle after close() began would hold the exit for the keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
 
   app.addHook('onResponse', async (req, reply) => {
     log.debug(
@@ -27,11 +48,16 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
       'request',
     );
   });
-  app.setNotFoundHandler((_req, reply) => reply.code(404).type('text/plain; charset=utf-8').send('not found\n'));
+  app.setNotFoundHandler((_req, reply) =>
+    reply.code(404).type('text/plain; charset=utf-8').send('not found\n'),
+  );
   app.setErrorHandler((error, req, reply) => {
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) log.error({ err: error, url: req.url }, 'request failed');
-    reply.code(status).type('text/plain; charset=utf-8').send(status >= 500 ? 'internal error\n' : 'bad request\n');
+    reply
+      .code(status)
+      .type('text/plain; charset=utf-8')
+      .send(status >= 500 ? 'internal error\n' : 'bad request\n');
   });
 
   app.get(config.web.telemetryPath, async (_req, reply) => {

@@ -8,7 +8,8 @@ export interface MetricSpec {
   readonly help: string;
 }
 
-const CACHED = 'From the last successful refresh of the station list (cached; see cityair_last_refresh_success_timestamp_seconds).';
+const CACHED =
+  'From the last successful refresh of the station list (cached; see cityair_last_refresh_success_timestamp_seconds).';
 
 export const STATION_METRICS = {
   info: {

@@ -26,8 +26,10 @@ const LINT_FAILING_DEFAULTS = [
 export function createExporterMetrics(build: BuildInfo, state: () => RefreshState): ExporterMetrics {
   const registry = new Registry();
   const registers = [registry];
-  const gauge = (spec: typeof M.up | typeof M.lastSuccess | typeof M.lastDuration | typeof M.backoffUntil,
-    value: (s: RefreshState) => number) =>
+  const gauge = (
+    spec: typeof M.up | typeof M.lastSuccess | typeof M.lastDuration | typeof M.backoffUntil,
+    value: (s: RefreshState) => number,
+  ) =>
     new Gauge({
       name: spec.name,
       help: spec.help,
@@ -57,10 +59,12 @@ export function createExporterMetrics(build: BuildInfo, state: () => RefreshStat
     buckets: REQUEST_DURATION_BUCKETS,
     registers,
   });
-  new Gauge({ name: M.buildInfo.name, help: M.buildInfo.help, labelNames: M.buildInfo.labels, registers }).set(
-    { version: build.version, revision: build.revision, nodejs_version: process.version },
-    1,
-  );
+  new Gauge({
+    name: M.buildInfo.name,
+    help: M.buildInfo.help,
+    labelNames: M.buildInfo.labels,
+    registers,
+  }).set({ version: build.version, revision: build.revision, nodejs_version: process.version }, 1);
 
   collectDefaultMetrics({ register: registry });
   for (const name of LINT_FAILING_DEFAULTS) registry.removeSingleMetric(name);

@@ -58,7 +58,9 @@ export function createRefresher(options: RefresherOptions): Refresher {
           reason: outcome.reason,
           consecutive_failures: state.consecutiveFailures,
           retry_in_ms: Math.max(0, state.notBeforeMs - now()),
-          serving_data_from: previous.snapshot ? new Date(previous.snapshot.fetchedAtMs).toISOString() : 'none',
+          serving_data_from: previous.snapshot
+            ? new Date(previous.snapshot.fetchedAtMs).toISOString()
+            : 'none',
         },
         `refresh of the station list failed: ${outcome.message}`,
       );
@@ -118,10 +120,14 @@ function logSuccess(log: Logger, before: RefreshState, after: RefreshState, byte
     duration_ms: Math.round(after.lastAttempt?.durationMs ?? 0),
   };
   const recovered = before.lastAttempt?.reason !== undefined;
-  if (!before.snapshot || recovered) log.info(fields, recovered ? 'refresh recovered' : 'first refresh succeeded');
+  if (!before.snapshot || recovered)
+    log.info(fields, recovered ? 'refresh recovered' : 'first refresh succeeded');
   else log.debug(fields, 'refreshed the station list');
   const prev = before.snapshot?.list.rejected;
   if ((invalid > 0 || duplicate > 0) && (prev?.invalid !== invalid || prev?.duplicate !== duplicate)) {
-    log.warn({ rejected_invalid: invalid, rejected_duplicate: duplicate, examples: snap.list.problems }, 'upstream sent stations that were dropped');
+    log.warn(
+      { rejected_invalid: invalid, rejected_duplicate: duplicate, examples: snap.list.problems },
+      'upstream sent stations that were dropped',
+    );
   }
 }

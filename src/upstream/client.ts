@@ -18,7 +18,9 @@ export interface UpstreamOptions {
   readonly dispatcher?: Dispatcher;
 }
 
-export type FetchOutcome = { readonly ok: true; readonly list: StationList; readonly bytes: number } | Failure;
+export type FetchOutcome =
+  | { readonly ok: true; readonly list: StationList; readonly bytes: number }
+  | Failure;
 
 /** The upstream read as a function: the refresher needs nothing else, so its tests need no network. */
 export type FetchStations = () => Promise<FetchOutcome>;
@@ -71,9 +73,14 @@ async function exchange(
   if (res.statusCode < 200 || res.statusCode > 299) {
     const excerpt = await readExcerpt(res.body);
     const retryAfterMs =
-      res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(header('retry-after'), Date.now()) : undefined;
+      res.statusCode === 429 || res.statusCode === 503
+        ? parseRetryAfter(header('retry-after'), Date.now())
+        : undefined;
     const location = header('location') ? ` to ${header('location')} (redirects are not followed)` : '';
-    const message = scrub(`HTTP ${res.statusCode}${location}${excerpt ? `: ${excerpt}` : ''}`, options.apiKey);
+    const message = scrub(
+      `HTTP ${res.statusCode}${location}${excerpt ? `: ${excerpt}` : ''}`,
+      options.apiKey,
+    );
     return failure(reasonForStatus(res.statusCode), message, retryAfterMs);
   }
   const declared = Number(header('content-length'));

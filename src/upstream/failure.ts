@@ -22,7 +22,9 @@ export interface Failure {
 }
 
 export function failure(reason: FailureReason, message: string, retryAfterMs?: number): Failure {
-  return retryAfterMs === undefined ? { ok: false, reason, message } : { ok: false, reason, message, retryAfterMs };
+  return retryAfterMs === undefined
+    ? { ok: false, reason, message }
+    : { ok: false, reason, message, retryAfterMs };
 }
 
 export function reasonForStatus(status: number): FailureReason {

@@ -31,7 +31,12 @@ export interface StartOptions {
 }
 
 export async function startExporterProcess(options: StartOptions = {}): Promise<ExporterProcess> {
-  const args = [...(options.nodeArgs ?? []), MAIN, '--web.listen-address=127.0.0.1:0', ...(options.args ?? [])];
+  const args = [
+    ...(options.nodeArgs ?? []),
+    MAIN,
+    '--web.listen-address=127.0.0.1:0',
+    ...(options.args ?? []),
+  ];
   const child = spawn(options.node ?? process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

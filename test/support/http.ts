@@ -21,7 +21,11 @@ export function lines(text: string, metricName: string): string[] {
 }
 
 /** Polls until check() returns a value other than undefined, or fails after timeoutMs. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000, stepMs = 50): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  stepMs = 50,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < end) {

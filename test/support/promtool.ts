@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 export function promtoolPath(): string | undefined {
   const found = spawnSync('sh', ['-c', 'command -v promtool'], { encoding: 'utf8' }).stdout.trim();
   if (found) return found;
-  if (process.env.CI === 'true') throw new Error('promtool is required under CI=true (apt-get install prometheus)');
+  if (process.env.CI === 'true')
+    throw new Error('promtool is required under CI=true (apt-get install prometheus)');
   return undefined;
 }
 

@@ -1,0 +1,119 @@
+// How requests reach CityAir: directly or through the proxy named by HTTPS_PROXY / HTTP_PROXY (NO_PROXY
+// exempts hosts), trusting Node's CA bundle plus an optional private CA. undici ignores these variables unless
+// an EnvHttpProxyAgent is installed, which is why this module exists.
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { ConfigError } from '../boundaries/config.js';
+
+export interface DispatcherSettings {
+  readonly caFile: string | undefined;
+  readonly insecureSkipVerify: boolean;
+}
+
+export interface UpstreamRoute {
+  readonly dispatcher: Dispatcher;
+  /** For the start-up log: proxy URLs without credentials, NO_PROXY as given; undefined when direct. */
+  readonly proxy: { readonly https?: string; readonly http?: string; readonly noProxy?: string } | undefined;
+  readonly extraCaCertificates: number;
+}
+
+const KEEP_ALIVE = { keepAliveTimeout: 60_000, connections: 2 } as const;
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+?-----END CERTIFICATE-----/g;
+
+/** Throws ConfigError (exit 2) for an unreadable CA file or a malformed proxy variable. */
+export function createUpstreamRoute(settings: DispatcherSettings, env: NodeJS.ProcessEnv): UpstreamRoute {
+  const extra = settings.caFile === undefined ? [] : readCaFile(settings.caFile);
+  const tls: { ca?: string[]; rejectUnauthorized: boolean } = { rejectUnauthorized: !settings.insecureSkipVerify };
+  // An explicit `ca` replaces Node's trust store instead of adding to it, so the defaults go in first.
+  if (extra.length > 0) tls.ca = [...rootCertificates, ...nodeExtraCaCerts(env), ...extra];
+
+  // Lowercase first, as curl and undici do.
+  const httpsProxy = proxyUrl(env.https_proxy ?? env.HTTPS_PROXY, 'HTTPS_PROXY');
+  const httpProxy = proxyUrl(env.http_proxy ?? env.HTTP_PROXY, 'HTTP_PROXY');
+  const noProxy = nonEmpty(env.no_proxy ?? env.NO_PROXY);
+  if (!httpsProxy && !httpProxy) {
+    return { dispatcher: new Agent({ ...KEEP_ALIVE, connect: tls }), proxy: undefined, extraCaCertificates: extra.length };
+  }
+  const dispatcher = new EnvHttpProxyAgent({
+    ...KEEP_ALIVE,
+    connect: tls,
+    // Through a CONNECT tunnel, the API's TLS settings are requestTls; proxyTls is for an https:// proxy, whose
+    // certificate is always verified (with the extra CA, for a proxy inside the same private PKI).
+    requestTls: tls,
+    proxyTls: tls.ca ? { ca: tls.ca } : {},
+    ...(httpsProxy ? { httpsProxy: httpsProxy.href } : {}),
+    ...(httpProxy ? { httpProxy: httpProxy.href } : {}),
+    noProxy: noProxy ?? '',
+  });
+  return {
+    dispatcher,
+    proxy: {
+      ...(httpsProxy ? { https: withoutCredentials(httpsProxy) } : {}),
+      ...(httpProxy ? { http: withoutCredentials(httpProxy) } : {}),
+      ...(noProxy ? { noProxy } : {}),
+    },
+    extraCaCertificates: extra.length,
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const v = value?.trim();
+  return v ? v : undefined;
+}
+
+function proxyUrl(value: string | undefined, name: string): URL | undefined {
+  const text = nonEmpty(value);
+  if (!text) return undefined;
+  let url: URL;
+  try {
+    // "proxy:3128" without a scheme means http, as in curl and Go.
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
+  } catch {
+    throw new ConfigError(`invalid ${name}: not a URL such as http://proxy.example:3128`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`invalid ${name}: the proxy must be http:// or https://, not ${url.protocol}//`);
+  }
+  return url;
+}
+
+/** The proxy URL for logs: credentials in it are a secret too. */
+export function withoutCredentials(url: URL): string {
+  const hidden = url.username || url.password ? '***@' : '';
+  return `${url.protocol}//${hidden}${url.host}`;
+}
+
+function readCaFile(file: string): string[] {
+  const flag = '--upstream.ca-file (CITYAIR_CA_FILE)';
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new ConfigError(`invalid ${flag}: cannot read ${file} (${code})`);
+  }
+  const blocks = text.match(PEM_CERTIFICATE) ?? [];
+  if (blocks.length === 0) throw new ConfigError(`invalid ${flag}: no PEM certificate in ${file}`);
+  blocks.forEach((pem, i) => {
+    try {
+      new X509Certificate(pem);
+    } catch {
+      throw new ConfigError(`invalid ${flag}: certificate ${i + 1} in ${file} cannot be parsed`);
+    }
+  });
+  return blocks;
+}
+
+/** Node adds NODE_EXTRA_CA_CERTS to its default store only; keep honouring it when we pass our own list. */
+function nodeExtraCaCerts(env: NodeJS.ProcessEnv): string[] {
+  const file = nonEmpty(env.NODE_EXTRA_CA_CERTS);
+  if (!file) return [];
+  try {
+    return readFileSync(file, 'utf8').match(PEM_CERTIFICATE) ?? [];
+  } catch {
+    // Node itself already warned about it at start.
+    return [];
+  }
+}
