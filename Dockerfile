@@ -1,0 +1,52 @@
+# syntax=docker/dockerfile:1
+# cityair-exporter image. Build, run and secrets: docs/container.md.
+#
+# The Node version is pinned exactly and must stay on the major that .ci/run tests with (node@<major>);
+# test/container/dockerfile-policy.test.ts enforces both. Node 26 has been the Active LTS line since late October 2026.
+# trixie: Debian 13 is the default and longest-supported base of the official Node 26 images.
+
+# Production dependencies only, installed apart from the build so that no dev tool reaches the image
+# and this layer is cached until package-lock.json changes.
+FROM node:26.10.0-trixie-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No production dependency needs an install script; refusing them all closes that supply-chain door.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+
+FROM node:26.10.0-trixie-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+# Declared this late so that a new revision reuses every cached layer above. The exporter ignores a
+# REVISION that is not 7-40 hex digits, so a bad value costs only the label.
+ARG REVISION=""
+RUN if [ -n "$REVISION" ]; then printf '%s\n' "$REVISION" > dist/REVISION; fi
+
+FROM node:26.10.0-trixie-slim
+ARG REVISION=""
+LABEL org.opencontainers.image.title="cityair-exporter" \
+      org.opencontainers.image.description="Prometheus exporter for the CityAir air-quality platform" \
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.base.name="docker.io/library/node:26.10.0-trixie-slim"
+ENV NODE_ENV=production
+WORKDIR /app
+# Owned by root and not writable by the exporter's user: a compromised process cannot alter its own code.
+# package.json sits next to dist/ because the exporter reads its version from ../package.json.
+COPY package.json ./
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# Numeric: Kubernetes can only prove runAsNonRoot for a numeric user. 1000 is "node" in the base image.
+USER 1000:1000
+EXPOSE 9610
+# Node itself, since the slim image has no curl or wget. It probes the port of CITYAIR_LISTEN_ADDRESS
+# (default :9610), so move the port with that variable: a --web.listen-address flag is invisible here.
+# A wildcard host is probed on 127.0.0.1, which a dual-stack :: listener also accepts.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "const a=(process.env.CITYAIR_LISTEN_ADDRESS||':9610').trim();const i=a.lastIndexOf(':');let h=a.slice(0,i);if(h.startsWith('['))h=h.slice(1,-1);if(h===''||h==='0.0.0.0'||h==='::')h='127.0.0.1';process.getBuiltinModule('node:http').get({host:h,port:a.slice(i+1),path:'/healthz',timeout:4000},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1)).on('timeout',()=>process.exit(1))"]
+# Exec form: node is PID 1 and receives docker stop's SIGTERM itself (src/main.ts handles it); flags
+# given to docker run are appended to this command line.
+ENTRYPOINT ["node", "dist/main.js"]

@@ -1,0 +1,255 @@
+// No Docker engine runs here, so the image is judged by its Dockerfile: pinned base, non-root, exec forms,
+// a healthcheck without curl, no dev dependencies or sources in the runtime stage, and a tight context.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  execForm,
+  finalStage,
+  healthcheck,
+  instructions,
+  isIgnored,
+  parseDockerfile,
+  readRepoDockerfile,
+  type Stage,
+  stageEnv,
+  startCommand,
+} from './dockerfile.js';
+
+const dockerfile = readRepoDockerfile();
+const runtime = finalStage(dockerfile);
+const dockerignore = readFileSync(new URL('../../.dockerignore', import.meta.url), 'utf8');
+const ciRun = readFileSync(new URL('../../.ci/run', import.meta.url), 'utf8');
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  bin: Record<string, string>;
+};
+
+const stageNames = new Set(dockerfile.stages.flatMap((s) => (s.name ? [s.name] : [])));
+const externalImages = dockerfile.stages.map((s) => s.image).filter((i) => !stageNames.has(i));
+const NODE_IMAGE =
+  /^(?:docker\.io\/library\/)?node:(\d+)\.(\d+)\.(\d+)-[a-z]+-slim(?:@sha256:[0-9a-f]{64})?$/;
+
+/** Each node@MAJOR or node@MAJOR.MINOR.PATCH in .ci/run that disagrees with the image's Node. */
+function nodeVersionMismatches(ci: string, image: string): string[] {
+  const [, major, minor, patch] = NODE_IMAGE.exec(image) ?? [];
+  if (major === undefined) return [`${image} is not node:X.Y.Z-<debian>-slim`];
+  return [...ci.matchAll(/\bnode@(\d+)(?:\.(\d+)\.(\d+))?\b/g)]
+    .filter(([, m, mi, pa]) => m !== major || (mi !== undefined && (mi !== minor || pa !== patch)))
+    .map(([spec]) => `${spec} in .ci/run, but the image has ${image}`);
+}
+
+function stageNamed(name: string): Stage {
+  const stage = dockerfile.stages.find((s) => s.name === name);
+  if (!stage) throw new Error(`COPY --from=${name}: no stage of that name`);
+  return stage;
+}
+
+describe('the reader', () => {
+  it('joins continuation lines, skips comments inside them and parses flags and exec form', () => {
+    const f = parseDockerfile(
+      [
+        'ARG X=1',
+        'FROM node:1.2.3-trixie-slim AS b',
+        'RUN a \\',
+        '  # a comment inside',
+        '  && b',
+        'FROM node:1.2.3-trixie-slim',
+        'COPY --from=b --chown=1:1 /app/dist ./dist',
+        'HEALTHCHECK --interval=5s \\',
+        '  CMD ["node", "-e", "x"]',
+        'CMD node x.js',
+      ].join('\n'),
+    );
+    expect(f.preamble.map((i) => i.keyword)).toEqual(['ARG']);
+    expect(f.stages.map((s) => [s.image, s.name])).toEqual([
+      ['node:1.2.3-trixie-slim', 'b'],
+      ['node:1.2.3-trixie-slim', undefined],
+    ]);
+    expect(f.stages[0]?.instructions[0]).toMatchObject({ keyword: 'RUN', line: 3, rest: 'a   && b' });
+    const last = finalStage(f);
+    expect(instructions(last, 'COPY')[0]?.flags).toEqual({ from: 'b', chown: '1:1' });
+    expect(healthcheck(last)?.argv).toEqual(['node', '-e', 'x']);
+    expect(healthcheck(last)?.instruction.flags).toEqual({ interval: '5s' });
+    expect(execForm(instructions(last, 'CMD')[0]?.rest ?? '')).toBeUndefined();
+    expect(execForm('["a", 1]')).toBeUndefined();
+  });
+
+  it('applies .dockerignore rules the way Docker does', () => {
+    const rules = '*\n!src/\nsrc/**/*.tmp\n**/.env\n';
+    expect(isIgnored(rules, 'README.md')).toBe(true);
+    expect(isIgnored(rules, 'src/main.ts')).toBe(false);
+    expect(isIgnored(rules, 'src/a/b.tmp')).toBe(true);
+    expect(isIgnored(rules, 'src/.env')).toBe(true);
+    expect(isIgnored('node_modules\n', 'node_modules/x/index.js')).toBe(true);
+    expect(isIgnored('*.key\n', 'secrets/a.key')).toBe(false);
+  });
+});
+
+describe('Dockerfile policy', () => {
+  it('is a multi-stage build', () => {
+    expect(dockerfile.stages.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('pins every base image to an exact Node version on a slim image, the same everywhere', () => {
+    expect(externalImages.length).toBeGreaterThan(0);
+    for (const image of externalImages) {
+      // A variable in FROM lets a build argument swap the pinned image for anything.
+      expect(image, 'FROM must not use variables').not.toContain('$');
+      expect(image).not.toMatch(/:latest\b|^[^:@]+$/);
+      expect(image, 'FROM node:MAJOR.MINOR.PATCH-<debian>-slim').toMatch(NODE_IMAGE);
+    }
+    expect(new Set(externalImages).size, 'one Node version for build and runtime').toBe(1);
+  });
+
+  it('ships the Node major that .ci/run tests on', (ctx) => {
+    if (!/\bnode@\d/.test(ciRun)) {
+      // The lead adds the Node LTS run to .ci/run; CI must not pass without it.
+      if (process.env.CI === 'true') throw new Error('.ci/run does not run the suite on node@<major>');
+      ctx.skip('.ci/run has no node@<major> run yet');
+    }
+    expect(nodeVersionMismatches(ciRun, runtime.image)).toEqual([]);
+  });
+
+  it('compares node@ specs in .ci/run with the image by major, or exactly when fully given', () => {
+    const image = 'node:26.10.0-trixie-slim';
+    expect(nodeVersionMismatches('npx -y -p node@26 -- node x', image)).toEqual([]);
+    expect(nodeVersionMismatches('npx -y -p node@26.10.0 -- node x', image)).toEqual([]);
+    expect(nodeVersionMismatches('npx -y -p node@24 -- node x', image)).toHaveLength(1);
+    expect(nodeVersionMismatches('npx -p node@26.9.0 node x && npx -p node@26 node y', image)).toHaveLength(
+      1,
+    );
+    expect(nodeVersionMismatches('npx -p node@26 node x', 'node:latest')).toHaveLength(1);
+  });
+
+  it('runs as a non-root numeric user in the final stage', () => {
+    const user = instructions(runtime, 'USER').at(-1);
+    expect(user, 'USER in the final stage').toBeDefined();
+    const [uid, gid] = (user?.rest ?? '').split(':');
+    expect(uid, 'numeric, so that Kubernetes runAsNonRoot can verify it').toMatch(/^\d+$/);
+    expect(Number(uid)).not.toBe(0);
+    if (gid !== undefined) expect(Number(gid)).not.toBe(0);
+  });
+
+  it('starts the exporter in exec form, the same way as the package bin', () => {
+    const starts = [...instructions(runtime, 'ENTRYPOINT'), ...instructions(runtime, 'CMD')];
+    expect(starts.length).toBeGreaterThan(0);
+    for (const s of starts) expect(execForm(s.rest), `${s.keyword} on line ${s.line}`).toBeDefined();
+    expect(startCommand(runtime).slice(0, 2)).toEqual(['node', pkg.bin['cityair-exporter']]);
+    expect(stageEnv(runtime).NODE_ENV).toBe('production');
+  });
+
+  it('has an exec-form HEALTHCHECK on /healthz with node, no curl or wget, and a timeout', () => {
+    const hc = healthcheck(runtime);
+    expect(hc, 'HEALTHCHECK in the final stage').toBeDefined();
+    expect(hc?.argv, 'HEALTHCHECK CMD [...] (exec form, not NONE)').toBeDefined();
+    const argv = hc?.argv ?? [];
+    expect(argv[0]).toBe('node');
+    expect(argv.join(' ')).not.toMatch(/\b(curl|wget)\b/);
+    expect(argv.join(' ')).toContain('/healthz');
+    expect(hc?.instruction.flags.timeout).toMatch(/^\d+s$/);
+    expect(hc?.instruction.flags.interval).toMatch(/^\d+s$/);
+    // The in-process timeout must fire before Docker's, so a hung probe reports failure instead of a kill.
+    const inner = /timeout:(\d+)/.exec(argv.join(' '))?.[1];
+    expect(Number(inner)).toBeLessThan(Number.parseInt(hc?.instruction.flags.timeout ?? '0', 10) * 1000);
+  });
+
+  it('exposes 9610', () => {
+    const ports = instructions(runtime, 'EXPOSE').flatMap((e) => e.rest.split(/\s+/));
+    expect(ports).toContain('9610');
+  });
+
+  it('copies only the built code, production dependencies and package.json into the runtime stage', () => {
+    expect(instructions(runtime, 'ADD'), 'ADD fetches URLs and unpacks archives; use COPY').toEqual([]);
+    for (const copy of instructions(runtime, 'COPY')) {
+      const parts = copy.rest.split(/\s+/);
+      const sources = parts.slice(0, -1);
+      for (const source of sources) {
+        expect(source, `line ${copy.line}`).not.toMatch(/(^|\/)(src|test|\.)(\/|$)|\.ts$|^\*|^\.\/?$/);
+      }
+      const from = copy.flags.from;
+      if (from === undefined) {
+        expect(sources, `line ${copy.line}: from the context only package.json`).toEqual(['package.json']);
+        continue;
+      }
+      const stage = stageNamed(from);
+      for (const source of sources) {
+        if (/node_modules\/?$/.test(source)) {
+          // The stage that provides node_modules must have installed or pruned without devDependencies.
+          const installs = instructions(stage, 'RUN').filter((r) =>
+            /\bnpm (ci|install|i|prune)\b/.test(r.rest),
+          );
+          expect(installs.length, `stage ${from} installs node_modules`).toBeGreaterThan(0);
+          expect(installs.at(-1)?.rest, `stage ${from}: last npm step`).toMatch(/--omit=dev|--production/);
+        } else {
+          expect(source, `line ${copy.line}: only dist/ comes from a build stage`).toMatch(
+            /^\/app\/dist\/?$/,
+          );
+        }
+      }
+    }
+  });
+
+  it('bakes no secret into any stage', () => {
+    for (const stage of dockerfile.stages) {
+      for (const ins of [
+        ...instructions(stage, 'ENV'),
+        ...instructions(stage, 'ARG'),
+        ...dockerfile.preamble,
+      ]) {
+        expect(ins.rest, `line ${ins.line}`).not.toMatch(/(KEY|SECRET|TOKEN|PASSWORD)[A-Z_]*=/i);
+      }
+    }
+  });
+});
+
+describe('.dockerignore', () => {
+  it('keeps local builds, dependencies, VCS data, tests and secrets out of the context', () => {
+    for (const path of [
+      'node_modules/fastify/package.json',
+      'dist/main.js',
+      '.git/HEAD',
+      'test/container/pid1.test.ts',
+      'coverage/index.html',
+      '.env',
+      'cityair.key',
+      'secrets/cityair_api_key',
+      'dashboards/cityair.json',
+      '.ci/run',
+    ]) {
+      expect(isIgnored(dockerignore, path), path).toBe(true);
+    }
+  });
+
+  it('lets in every file the Dockerfile copies from the context', () => {
+    const needed = dockerfile.stages
+      .flatMap((s) => instructions(s, 'COPY'))
+      .filter((c) => c.flags.from === undefined)
+      .flatMap((c) => c.rest.split(/\s+/).slice(0, -1));
+    expect(needed).toContain('src');
+    for (const path of needed.map((p) => (p === 'src' ? 'src/main.ts' : p))) {
+      expect(isIgnored(dockerignore, path), path).toBe(false);
+    }
+  });
+});
+
+describe('shell in RUN instructions', () => {
+  const shellcheck = spawnSync('shellcheck', ['--version'], { encoding: 'utf8' });
+  const available = shellcheck.status === 0;
+  if (!available && process.env.CI !== 'true') {
+    console.warn('shellcheck not installed (apt-get install shellcheck): RUN instructions not checked');
+  }
+
+  it.skipIf(!available && process.env.CI !== 'true')('passes shellcheck', () => {
+    const runs = dockerfile.stages.flatMap((s) => instructions(s, 'RUN')).filter((r) => !execForm(r.rest));
+    expect(runs.length).toBeGreaterThan(0);
+    // Docker runs shell-form RUN with /bin/sh -c, so check as POSIX sh.
+    const script = `#!/bin/sh\n${runs.map((r) => `# line ${r.line}\n${r.rest}\n`).join('')}`;
+    const result = spawnSync('shellcheck', ['--shell=sh', '--format=gcc', '-'], {
+      input: script,
+      encoding: 'utf8',
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+});
