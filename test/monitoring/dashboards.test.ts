@@ -1,0 +1,220 @@
+// The dashboards as an operator meets them: valid Grafana JSON, importable through the UI and by provisioning,
+// and following the conventions of issue 4 (data source variable, job/instance filters, units, descriptions).
+import { Ajv, type ValidateFunction } from 'ajv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateDashboardSchema, IMPORT_ENVELOPE_KEYS } from './grafana-schema.js';
+import {
+  type LoadedDashboard,
+  loadDashboards,
+  PARSE_STAND_INS,
+  type Panel,
+  panelQueries,
+  substitute,
+  variableQuery,
+} from './model.js';
+import { parsePromql } from './promql.js';
+
+const dashboards = loadDashboards();
+const byUid = (uid: string): LoadedDashboard => {
+  const d = dashboards.find((x) => x.model.uid === uid);
+  if (!d) throw new Error(`no dashboard with uid ${uid}`);
+  return d;
+};
+// biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's variable syntax, not a JavaScript template.
+const DATASOURCE_VARIABLE = '${datasource}';
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder Grafana's UI import replaces.
+const DATASOURCE_INPUT = '${DS_PROMETHEUS}';
+const DATASOURCE = { type: 'prometheus', uid: DATASOURCE_VARIABLE };
+// Metrics whose series carry the station's time zone: the tz variable must filter them.
+const TZ_METRICS = new Set(['cityair_station_online', 'cityair_station_info']);
+
+function storedModel(raw: unknown): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const key of IMPORT_ENVELOPE_KEYS) delete copy[key];
+  return copy;
+}
+
+describe('dashboards against the schema of Grafana’s dashboard model', () => {
+  let validate: ValidateFunction;
+  beforeAll(async () => {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    validate = ajv.compile(await generateDashboardSchema());
+  });
+
+  it.each(dashboards.map((d) => [d.model.uid, d] as const))('%s is a valid dashboard', (_uid, d) => {
+    const valid = validate(storedModel(d.raw));
+    expect(validate.errors ?? [], JSON.stringify(validate.errors, null, 2)).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('rejects what Grafana would reject (the schema is not vacuous)', () => {
+    const raw = storedModel(byUid('cityair-stations').raw);
+    const panels = raw.panels as Record<string, unknown>[];
+    const broken = { ...raw, panels: [{ ...panels[0], type: undefined, gridPos: { x: 'left' } }] };
+    expect(validate(broken)).toBe(false);
+    expect(validate({ ...raw, schemaVersion: undefined })).toBe(false);
+  });
+});
+
+describe('import and provisioning', () => {
+  it('has the stable uids the dashboards link to each other by', () => {
+    expect(dashboards.map((d) => d.model.uid).sort()).toEqual(['cityair-exporter', 'cityair-stations']);
+    for (const d of dashboards) {
+      const other = d.model.uid === 'cityair-stations' ? 'cityair-exporter' : 'cityair-stations';
+      expect(JSON.stringify(d.raw)).toContain(`/d/${other}/`);
+    }
+  });
+
+  it.each(dashboards.map((d) => [d.model.uid, d] as const))(
+    '%s asks for a Prometheus data source on UI import and uses it',
+    (_uid, d) => {
+      expect(d.model.__inputs).toEqual([
+        expect.objectContaining({ name: 'DS_PROMETHEUS', type: 'datasource', pluginId: 'prometheus' }),
+      ]);
+      const ds = d.model.templating.list.find((v) => v.name === 'datasource');
+      expect(ds?.current?.value).toBe(DATASOURCE_INPUT);
+      // The import replaces ${DS_PROMETHEUS} only; nothing else may be left to substitute.
+      const placeholders = new Set(JSON.stringify(d.raw).match(/\$\{DS_[A-Z_]+\}/g));
+      expect([...placeholders]).toEqual([DATASOURCE_INPUT]);
+    },
+  );
+
+  it.each(dashboards.map((d) => [d.model.uid, d] as const))(
+    '%s lists every panel type it needs',
+    (_uid, d) => {
+      const required = new Set(d.model.__requires.filter((r) => r.type === 'panel').map((r) => r.id));
+      expect([...new Set(d.model.panels.map((p) => p.type))].filter((t) => !required.has(t))).toEqual([]);
+    },
+  );
+});
+
+describe('variables', () => {
+  it.each(dashboards.map((d) => [d.model.uid, d] as const))(
+    '%s selects data source, job and instance',
+    (_uid, d) => {
+      const vars = new Map(d.model.templating.list.map((v) => [v.name, v]));
+      expect(vars.get('datasource')).toMatchObject({ type: 'datasource', query: 'prometheus' });
+      expect(vars.get('job')).toMatchObject({ type: 'query', datasource: DATASOURCE });
+      expect(vars.get('instance')).toMatchObject({
+        type: 'query',
+        datasource: DATASOURCE,
+        multi: true,
+        includeAll: true,
+      });
+      const instance = vars.get('instance');
+      expect(instance && variableQuery(instance)).toContain('job=~"$job"');
+    },
+  );
+
+  it('filters stations by time zone, several at once or all', () => {
+    const tz = byUid('cityair-stations').model.templating.list.find((v) => v.name === 'tz');
+    expect(tz).toMatchObject({ type: 'query', datasource: DATASOURCE, multi: true, includeAll: true });
+    // Stations without a time zone have tz="": only an explicit .* keeps them under "All".
+    expect(tz?.allValue).toBe('.*');
+    expect(tz && variableQuery(tz)).toMatch(/^label_values\(cityair_station_online\{.*\}, tz\)$/);
+  });
+});
+
+describe('panels', () => {
+  const panels = dashboards.flatMap((d) =>
+    d.model.panels.map((p) => [`${d.model.uid}: ${p.title}`, p] as const),
+  );
+
+  it('are the ones issue 4 asks for', () => {
+    const types = (uid: string): string[] => byUid(uid).model.panels.map((p) => `${p.type}:${p.title}`);
+    expect(types('cityair-stations')).toEqual(
+      expect.arrayContaining([
+        'stat:Stations',
+        'stat:Online',
+        'stat:Offline',
+        'stat:Share online',
+        'geomap:Station map',
+        'table:Stations',
+        'state-timeline:Online / offline per station',
+        'timeseries:Offline stations over time',
+      ]),
+    );
+    const exprs = panelQueries(byUid('cityair-exporter'))
+      .map((q) => q.expr)
+      .join('\n');
+    for (const metric of [
+      'cityair_up',
+      'job_instance:cityair_data_age:seconds',
+      'cityair_last_refresh_duration_seconds',
+      'cityair_upstream_requests_total',
+      'cityair_upstream_request_failures_total',
+      'cityair_stations_rejected',
+      'scrape_duration_seconds',
+      'process_resident_memory_bytes',
+    ]) {
+      expect(exprs).toContain(metric);
+    }
+  });
+
+  it.each(panels)('%s has a description, a unit and the data source variable', (_name, p: Panel) => {
+    expect(p.description?.trim().length ?? 0).toBeGreaterThan(20);
+    expect(p.fieldConfig?.defaults.unit ?? '').not.toBe('');
+    expect(p.datasource).toEqual(DATASOURCE);
+    expect(p.targets?.length ?? 0).toBeGreaterThan(0);
+    for (const t of p.targets ?? []) expect(t.datasource).toEqual(DATASOURCE);
+  });
+
+  it.each(dashboards.map((d) => [d.model.uid, d] as const))(
+    '%s has unique ids and no overlapping panels',
+    (_uid, d) => {
+      const ids = d.model.panels.map((p) => p.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      const cells = new Map<string, string>();
+      for (const p of d.model.panels) {
+        const { x, y, w, h } = p.gridPos;
+        expect(x + w).toBeLessThanOrEqual(24);
+        for (let i = x; i < x + w; i++) {
+          for (let j = y; j < y + h; j++) {
+            expect(cells.get(`${i},${j}`), `${p.title} overlaps`).toBeUndefined();
+            cells.set(`${i},${j}`, p.title);
+          }
+        }
+      }
+    },
+  );
+});
+
+describe('queries', () => {
+  const queries = dashboards.flatMap((d) =>
+    panelQueries(d).map((q) => [`${q.dashboard}: ${q.panel} ${q.refId}`, q.expr, d.model.uid] as const),
+  );
+
+  it.each(queries)('%s parses as PromQL', (_name, expr) => {
+    expect(parsePromql(substitute(expr, PARSE_STAND_INS)).errors).toEqual([]);
+  });
+
+  it.each(queries)('%s filters every selector by job and instance', (_name, expr, uid) => {
+    const { selectors } = parsePromql(substitute(expr, PARSE_STAND_INS));
+    expect(selectors.length).toBeGreaterThan(0);
+    for (const s of selectors) {
+      expect(s.matchers, s.text).toEqual(
+        expect.arrayContaining([
+          { name: 'job', op: '=~', value: '$job' },
+          { name: 'instance', op: '=~', value: '$instance' },
+        ]),
+      );
+      if (uid === 'cityair-stations' && TZ_METRICS.has(s.metric)) {
+        expect(s.matchers, s.text).toContainEqual({ name: 'tz', op: '=~', value: '$tz' });
+      }
+    }
+    if (uid === 'cityair-stations') expect(expr).toContain('tz=~"$tz"');
+  });
+
+  it.each(queries)('%s takes rates over $__rate_interval', (_name, expr) => {
+    for (const call of parsePromql(substitute(expr, PARSE_STAND_INS)).rateCalls) {
+      expect(call.range, `${call.fn}() in ${expr}`).toBe(PARSE_STAND_INS.$__rate_interval);
+    }
+  });
+
+  it('the checks above catch what they are for', () => {
+    const bad = parsePromql('rate(cityair_upstream_requests_total{job=~"$job"}[5m]) +');
+    expect(bad.errors.length).toBeGreaterThan(0);
+    expect(bad.rateCalls).toEqual([{ fn: 'rate', range: '5m' }]);
+    expect(bad.selectors[0]?.matchers).not.toContainEqual({ name: 'instance', op: '=~', value: '$instance' });
+  });
+});
