@@ -3,9 +3,12 @@
 // command and stops it like `docker stop`. PID 1 gets no default signal actions from the kernel: a Node
 // program that does not handle SIGTERM ignores it there, and docker stop would SIGKILL it after 10 s.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   finalStage,
@@ -250,16 +253,37 @@ describe('the HEALTHCHECK command', () => {
     server = undefined;
   });
 
-  async function serve(status: number, host: string): Promise<number> {
-    server = createServer((req, res) => {
+  async function serve(status: number, host: string, tls?: { key: string; cert: string }): Promise<number> {
+    const handler: RequestListener = (req, res) => {
       res.statusCode = req.url === '/healthz' ? status : 404;
       res.end();
-    });
+    };
+    server = tls ? createHttpsServer(tls, handler) : createServer(handler);
     const s = server;
     await new Promise<void>((resolve) => s.listen(0, host, resolve));
     const address = s.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
     return address.port;
+  }
+
+  /** A self-signed certificate, as an operator's --web.config.file might name. */
+  function selfSigned(): { key: string; cert: string } {
+    const dir = mkdtempSync(join(tmpdir(), 'cityair-hc-'));
+    try {
+      // biome-ignore format: one option and its value per line reads better
+      const result = spawnSync('openssl', [
+        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+        '-subj', '/CN=cityair-exporter', '-days', '1',
+      ], { encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(`openssl failed: ${result.error ?? result.stderr}`);
+      return {
+        key: readFileSync(join(dir, 'key.pem'), 'utf8'),
+        cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
+      };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   it('defaults to port 9610 and probes 127.0.0.1 for a wildcard listen address', async () => {
@@ -276,4 +300,17 @@ describe('the HEALTHCHECK command', () => {
     const closed = await freePort();
     expect((await runHealthcheck(containerEnv({ CITYAIR_LISTEN_ADDRESS: `:${closed}` }))).code).toBe(1);
   });
+
+  const opensslMissing = spawnSync('openssl', ['version']).status !== 0 && process.env.CI !== 'true';
+  it.skipIf(opensslMissing)(
+    'falls back to HTTPS when the exporter serves TLS (--web.config.file)',
+    async () => {
+      const tls = selfSigned();
+      const up = await serve(200, '127.0.0.1', tls);
+      expect((await runHealthcheck(containerEnv({ CITYAIR_LISTEN_ADDRESS: `:${up}` }))).code).toBe(0);
+      await new Promise((resolve) => server?.close(resolve));
+      const failing = await serve(503, '127.0.0.1', tls);
+      expect((await runHealthcheck(containerEnv({ CITYAIR_LISTEN_ADDRESS: `:${failing}` }))).code).toBe(1);
+    },
+  );
 });
