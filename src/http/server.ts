@@ -3,10 +3,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../boundaries/config.js';
 import type { ExporterMetrics } from '../metrics/exporter-registry.js';
-import { renderScrape, TEXT_CONTENT_TYPE } from '../metrics/exposition.js';
 import { servable } from '../refresh/policy.js';
 import type { Refresher } from '../refresh/refresher.js';
 import { renderLandingPage } from './landing-page.js';
+import { metricsHandler } from './metrics-route.js';
 import type { WebSecurity } from './web-security.js';
 
 export interface ServerDeps {
@@ -28,7 +28,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     return503OnClosing: true,
     bodyLimit: 1024,
     https: deps.web?.httpsOptions ?? null,
-  }) as unknown as FastifyInstance;
+  });
   // Auth and the configured headers come first, so that every answer (404s and errors included) carries them.
   if (deps.web) app.addHook('onRequest', deps.web.onRequest);
 
@@ -60,11 +60,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
       .send(status >= 500 ? 'internal error\n' : 'bad request\n');
   });
 
-  app.get(config.web.telemetryPath, async (_req, reply) => {
-    await refresher.refreshIfDue(policy.timeoutMs);
-    const body = await renderScrape(servable(refresher.state(), Date.now(), policy), metrics.registry);
-    return reply.type(TEXT_CONTENT_TYPE).send(Buffer.concat(body));
-  });
+  app.get(config.web.telemetryPath, metricsHandler(config, refresher, metrics));
 
   app.get('/', async (_req, reply) =>
     reply.type('text/html; charset=utf-8').send(

@@ -1,5 +1,6 @@
 // The exporter's own series, kept in prom-client: a handful of families whose values come from the refresh
-// state at collection time, plus request counters and Node's process metrics.
+// state at collection time, plus request counters and Node's process metrics. cityair_up is not here: its value
+// depends on the scrape (see exposition.ts).
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { RefreshState } from '../refresh/policy.js';
 import type { FetchOutcome } from '../upstream/client.js';
@@ -27,7 +28,7 @@ export function createExporterMetrics(build: BuildInfo, state: () => RefreshStat
   const registry = new Registry();
   const registers = [registry];
   const gauge = (
-    spec: typeof M.up | typeof M.lastSuccess | typeof M.lastDuration | typeof M.backoffUntil,
+    spec: typeof M.lastSuccess | typeof M.lastDuration | typeof M.backoffUntil,
     value: (s: RefreshState) => number,
   ) =>
     new Gauge({
@@ -39,7 +40,6 @@ export function createExporterMetrics(build: BuildInfo, state: () => RefreshStat
       },
     });
 
-  gauge(M.up, (s) => (s.lastAttempt !== undefined && s.lastAttempt.reason === undefined ? 1 : 0));
   gauge(M.lastSuccess, (s) => (s.snapshot ? s.snapshot.fetchedAtMs / 1000 : 0));
   gauge(M.lastDuration, (s) => (s.lastAttempt ? s.lastAttempt.durationMs / 1000 : 0));
   gauge(M.backoffUntil, (s) => s.notBeforeMs / 1000);

@@ -1,6 +1,7 @@
 // Pure rules of when the exporter may call the API and what it may serve. Every function takes the time as a
 // number, so tests drive them without clocks or timers.
 import type { StationList } from '../boundaries/stations.js';
+import type { DeflateSegment } from '../metrics/gzip-splice.js';
 import type { FailureReason } from '../upstream/failure.js';
 
 export interface Snapshot {
@@ -8,6 +9,8 @@ export interface Snapshot {
   readonly fetchedAtMs: number;
   /** The station families, rendered once when the snapshot is made and reused by every scrape. */
   readonly text: Buffer;
+  /** The same text as a deflate segment, made once on first use (gzip scrapes). */
+  readonly deflated: () => Promise<DeflateSegment>;
   readonly online: number;
   readonly offline: number;
 }

@@ -24,8 +24,11 @@ export interface RefresherOptions {
 
 export interface Refresher {
   readonly state: () => RefreshState;
-  /** Refreshes if due (on-demand mode) and waits for it at most waitMs; never throws. */
-  readonly refreshIfDue: (waitMs: number) => Promise<void>;
+  /**
+   * Refreshes if due (on-demand mode) and waits for it at most waitMs; never throws. Resolves false when the
+   * wait ended with a refresh still running (it goes on, and its result serves the next scrape).
+   */
+  readonly refreshIfDue: (waitMs: number) => Promise<boolean>;
   /** Starts the background timer when refresh-interval > 0, else one refresh so /readyz can turn ready. */
   readonly start: () => void;
   /** Stops the timer and waits for a request under way. */
@@ -85,14 +88,15 @@ export function createRefresher(options: RefresherOptions): Refresher {
   return {
     state: () => state,
     refreshIfDue: async (waitMs) => {
-      if (stopped || policy.refreshIntervalMs > 0) return;
-      if (!inflight && !refreshDue(state, now(), policy)) return;
+      if (stopped || policy.refreshIntervalMs > 0) return true;
+      if (!inflight && !refreshDue(state, now(), policy)) return true;
       let timeout: NodeJS.Timeout | undefined;
-      const deadline = new Promise<void>((resolve) => {
-        timeout = setTimeout(resolve, Math.max(0, waitMs));
+      const deadline = new Promise<boolean>((resolve) => {
+        timeout = setTimeout(() => resolve(false), Math.max(0, waitMs));
       });
-      await Promise.race([refreshNow(), deadline]);
+      const settled = await Promise.race([refreshNow().then(() => true), deadline]);
       clearTimeout(timeout);
+      return settled;
     },
     start: () => {
       if (policy.refreshIntervalMs > 0) void refreshNow().then(schedule);
