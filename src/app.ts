@@ -7,9 +7,11 @@ import { Secret } from './boundaries/secret.js';
 import { type Simulator, startSimulator } from './demo/simulator.js';
 import { demoPostsAt } from './demo/stations.js';
 import { buildServer } from './http/server.js';
+import { createWebSecurity } from './http/web-security.js';
 import { createExporterMetrics } from './metrics/exporter-registry.js';
 import { createRefresher } from './refresh/refresher.js';
 import { createUpstreamClient } from './upstream/client.js';
+import { createUpstreamRoute } from './upstream/dispatcher.js';
 
 export interface RunningExporter {
   /** The address actually bound, e.g. http://127.0.0.1:9610 (port 0 picks a free one). */
@@ -22,6 +24,10 @@ export async function startExporter(
   build: BuildFacts,
   log: Logger,
 ): Promise<RunningExporter> {
+  // Both may throw ConfigError (exit 2), so they run before anything is started. The demo's simulator is local:
+  // no proxy, no extra CA.
+  const web = config.web.configFile ? createWebSecurity(config.web.configFile, log) : undefined;
+  const route = config.demo ? undefined : createUpstreamRoute(config.upstream, process.env, log);
   const demo = config.demo ? await startDemoUpstream(log) : undefined;
   const upstream = demo
     ? {
@@ -31,7 +37,11 @@ export async function startExporter(
         apiKey: demo.key,
       }
     : config.upstream;
-  const client = createUpstreamClient({ ...upstream, userAgent: `cityair-exporter/${build.version}` });
+  const client = createUpstreamClient({
+    ...upstream,
+    userAgent: `cityair-exporter/${build.version}`,
+    ...(route ? { dispatcher: route.dispatcher } : {}),
+  });
   let recordAttempt: ReturnType<typeof createExporterMetrics>['recordAttempt'] = () => undefined;
   const refresher = createRefresher({
     fetchStations: client.fetchStations,
@@ -42,8 +52,9 @@ export async function startExporter(
   const metrics = createExporterMetrics(build, refresher.state);
   recordAttempt = metrics.recordAttempt;
 
-  const app = buildServer({ config, log, refresher, metrics, version: build.version });
+  const app = buildServer({ config, log, refresher, metrics, version: build.version, web });
   const url = await listen(app, config.web.host, config.web.port);
+  web?.attach(app.server);
   log.info(
     {
       address: url,
@@ -59,9 +70,11 @@ export async function startExporter(
   return {
     url,
     close: async () => {
+      web?.close();
       await app.close();
       await refresher.stop();
       await client.close();
+      await route?.dispatcher.close();
       await demo?.sim.close();
     },
   };

@@ -31,6 +31,11 @@ async function main(): Promise<void> {
   try {
     exporter = await startExporter(config, build, log);
   } catch (error) {
+    // Problems found while starting (web config file, CA file, proxy variables) are configuration errors too.
+    if (error instanceof ConfigError) {
+      process.stderr.write(`cityair-exporter: ${error.message}\n`);
+      process.exit(2);
+    }
     log.fatal({ err: error }, 'cannot start');
     process.exit(1);
   }

@@ -1,7 +1,8 @@
 // A real HTTP server that plays CityAir's /harvester/v2/Posts: the demo's upstream, the tests' fake upstream and
 // the benchmark's load. It can be told to answer with any failure the exporter must survive.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 
 export type Fault =
@@ -34,6 +35,8 @@ export interface SimulatorOptions {
   readonly posts: readonly unknown[] | ((nowMs: number) => readonly unknown[]);
   /** Answer gzip when the client accepts it (default true). */
   readonly gzip?: boolean;
+  /** Serve HTTPS with this key and certificate (tests of private CAs and proxies). */
+  readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
 }
 
 export interface Simulator {
@@ -135,7 +138,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body.plain);
   };
 
-  const server: Server = createServer(answer);
+  const server: Server = options.tls ? createHttpsServer(options.tls, answer) : createServer(answer);
   server.on('connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -147,7 +150,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const host = address.includes(':') ? `[${address}]` : address;
 
   return {
-    baseUrl: `http://${host}:${port}`,
+    baseUrl: `${options.tls ? 'https' : 'http'}://${host}:${port}`,
     setPosts: (p) => {
       posts = p;
       cached = undefined;

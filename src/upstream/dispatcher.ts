@@ -4,6 +4,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
+import type { Logger } from 'pino';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { ConfigError } from '../boundaries/config.js';
 
@@ -22,10 +23,33 @@ export interface UpstreamRoute {
 const KEEP_ALIVE = { keepAliveTimeout: 60_000, connections: 2 } as const;
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+?-----END CERTIFICATE-----/g;
 
-/** Throws ConfigError (exit 2) for an unreadable CA file or a malformed proxy variable. */
-export function createUpstreamRoute(settings: DispatcherSettings, env: NodeJS.ProcessEnv): UpstreamRoute {
+/** Logs the route taken; throws ConfigError (exit 2) for an unreadable CA file or a malformed proxy variable. */
+export function createUpstreamRoute(
+  settings: DispatcherSettings,
+  env: NodeJS.ProcessEnv,
+  log: Logger,
+): UpstreamRoute {
+  const route = buildRoute(settings, env);
+  if (route.proxy) {
+    log.info(
+      { https_proxy: route.proxy.https, http_proxy: route.proxy.http, no_proxy: route.proxy.noProxy },
+      'upstream requests go through a proxy',
+    );
+  }
+  if (route.extraCaCertificates > 0) {
+    log.info(
+      { certificates: route.extraCaCertificates },
+      'trusting extra CA certificates from --upstream.ca-file',
+    );
+  }
+  return route;
+}
+
+function buildRoute(settings: DispatcherSettings, env: NodeJS.ProcessEnv): UpstreamRoute {
   const extra = settings.caFile === undefined ? [] : readCaFile(settings.caFile);
-  const tls: { ca?: string[]; rejectUnauthorized: boolean } = { rejectUnauthorized: !settings.insecureSkipVerify };
+  const tls: { ca?: string[]; rejectUnauthorized: boolean } = {
+    rejectUnauthorized: !settings.insecureSkipVerify,
+  };
   // An explicit `ca` replaces Node's trust store instead of adding to it, so the defaults go in first.
   if (extra.length > 0) tls.ca = [...rootCertificates, ...nodeExtraCaCerts(env), ...extra];
 
@@ -34,7 +58,11 @@ export function createUpstreamRoute(settings: DispatcherSettings, env: NodeJS.Pr
   const httpProxy = proxyUrl(env.http_proxy ?? env.HTTP_PROXY, 'HTTP_PROXY');
   const noProxy = nonEmpty(env.no_proxy ?? env.NO_PROXY);
   if (!httpsProxy && !httpProxy) {
-    return { dispatcher: new Agent({ ...KEEP_ALIVE, connect: tls }), proxy: undefined, extraCaCertificates: extra.length };
+    return {
+      dispatcher: new Agent({ ...KEEP_ALIVE, connect: tls }),
+      proxy: undefined,
+      extraCaCertificates: extra.length,
+    };
   }
   const dispatcher = new EnvHttpProxyAgent({
     ...KEEP_ALIVE,

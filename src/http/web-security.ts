@@ -1,0 +1,228 @@
+// --web.config.file at run time: the HTTPS options the server starts with, the request hook that applies basic
+// auth and the configured headers, and the reloader that keeps both in step with the files on disk.
+//
+// Reload: the directories of the config file and of every certificate/key/CA file are watched (directory
+// watches survive the rename-into-place that cert renewal tools do), and every few seconds everything is read
+// again anyway in case a watch missed an event. A change is applied only when the whole set is valid; otherwise
+// the running configuration stays and the problem is logged once.
+import { type FSWatcher, watch } from 'node:fs';
+import type { Server as NetServer } from 'node:net';
+import { basename, dirname } from 'node:path';
+import { type TLSSocket, type TlsOptions, Server as TlsServer } from 'node:tls';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { ConfigError } from '../boundaries/config.js';
+import type { ClientAuthType } from '../boundaries/web-config-file.js';
+import { type BasicAuth, createBasicAuth, createSerializer } from './basic-auth.js';
+import { type LoadedWebConfig, loadWebConfig, secureContextOptions } from './web-config-loader.js';
+
+/** Liveness probes (kubelet, systemd, load balancers) rarely carry credentials, and "ok" reveals nothing. */
+const UNAUTHENTICATED_PATHS: ReadonlySet<string> = new Set(['/healthz']);
+const REALM_HEADER = 'Basic realm="cityair-exporter", charset="UTF-8"';
+const DEFAULT_POLL_MS = 5000;
+const DEBOUNCE_MS = 100;
+
+export interface WebSecurity {
+  /** Options for node:https (via Fastify's `https`), or undefined for plain HTTP. */
+  readonly httpsOptions: TlsOptions | undefined;
+  readonly onRequest: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
+  /** Starts enforcing client-certificate policy on the listening server and watching the files. */
+  readonly attach: (server: NetServer) => void;
+  readonly close: () => void;
+}
+
+interface Active {
+  readonly loaded: LoadedWebConfig;
+  readonly fingerprint: string;
+  readonly auth: BasicAuth | undefined;
+}
+
+const FLAG = '--web.config.file (CITYAIR_WEB_CONFIG_FILE)';
+
+/** Loads the file or throws ConfigError (exit status 2). */
+export function createWebSecurity(
+  path: string,
+  log: Logger,
+  options: { readonly pollIntervalMs?: number } = {},
+): WebSecurity {
+  const serializer = createSerializer();
+  const activate = (loaded: LoadedWebConfig, fingerprint: string): Active => ({
+    loaded,
+    fingerprint,
+    auth: loaded.config.users.size > 0 ? createBasicAuth(loaded.config.users, serializer) : undefined,
+  });
+
+  const first = loadWebConfig(path);
+  if (!first.ok) throw new ConfigError(`invalid ${FLAG}: ${first.message}`);
+  let active = activate(first.loaded, first.fingerprint);
+  let lastFailure: string | undefined;
+  const servesTls = first.loaded.tls !== undefined;
+  log.info(describe(active.loaded, path), 'web configuration loaded');
+
+  let tlsServer: TlsServer | undefined;
+  const watchers = new Map<string, FSWatcher>();
+  let debounce: NodeJS.Timeout | undefined;
+  let poll: NodeJS.Timeout | undefined;
+
+  const reload = (): void => {
+    const result = loadWebConfig(path);
+    if (result.fingerprint === active.fingerprint) return;
+    if (!result.ok) {
+      if (result.fingerprint !== lastFailure) {
+        lastFailure = result.fingerprint;
+        log.error(
+          { file: path, problem: result.message },
+          'web configuration not reloaded: keeping the previous one',
+        );
+      }
+      return;
+    }
+    const { loaded } = result;
+    if ((loaded.tls !== undefined) !== servesTls) {
+      log.error(
+        { file: path },
+        servesTls
+          ? 'web configuration reload: TLS cannot be turned off without a restart; still serving HTTPS with the previous certificate'
+          : 'web configuration reload: TLS cannot be turned on without a restart; still serving plain HTTP',
+      );
+    }
+    if (tlsServer && loaded.tls) {
+      tlsServer.setSecureContext(secureContextOptions(loaded.tls));
+      // Read by node:tls for each new connection (tlsConnectionListener), so this takes effect at once.
+      Object.assign(tlsServer, verifyMode(loaded.tls.settings.clientAuth));
+    }
+    active = activate(loaded, result.fingerprint);
+    lastFailure = undefined;
+    log.info(describe(loaded, path), 'web configuration reloaded');
+    rewatch();
+  };
+
+  const schedule = (): void => {
+    clearTimeout(debounce);
+    debounce = setTimeout(reload, DEBOUNCE_MS);
+    debounce.unref();
+  };
+
+  const rewatch = (): void => {
+    const names = new Map<string, Set<string>>();
+    for (const file of active.loaded.files) {
+      const dir = dirname(file);
+      const set = names.get(dir) ?? new Set<string>();
+      set.add(basename(file));
+      names.set(dir, set);
+    }
+    for (const [dir, watcher] of watchers) {
+      if (!names.has(dir)) {
+        watcher.close();
+        watchers.delete(dir);
+      }
+    }
+    for (const dir of names.keys()) {
+      if (watchers.has(dir)) continue;
+      try {
+        // Any event in the directory triggers a full re-read: editors and cert tools rename temp files into
+        // place, so the event's file name is not a reliable filter; the fingerprint absorbs the noise.
+        const watcher = watch(dir, { persistent: false }, schedule);
+        watcher.on('error', (err) => {
+          log.debug({ err, dir }, 'web configuration watch failed; relying on the periodic check');
+          watcher.close();
+          watchers.delete(dir);
+        });
+        watchers.set(dir, watcher);
+      } catch (err) {
+        log.debug({ err, dir }, 'cannot watch directory; relying on the periodic check');
+      }
+    }
+  };
+
+  const checkClientCertificate = (socket: TLSSocket): void => {
+    const tls = active.loaded.tls;
+    if (!tls || acceptsPeer(tls.settings.clientAuth, socket)) return;
+    log.debug(
+      { remote: socket.remoteAddress, reason: socket.authorizationError },
+      'client certificate refused',
+    );
+    socket.destroy();
+  };
+
+  return {
+    httpsOptions: first.loaded.tls
+      ? { ...secureContextOptions(first.loaded.tls), ...verifyMode(first.loaded.tls.settings.clientAuth) }
+      : undefined,
+    onRequest: async (req, reply) => {
+      const current = active;
+      for (const [name, value] of current.loaded.config.headers) reply.header(name, value);
+      if (!current.auth || UNAUTHENTICATED_PATHS.has(req.url.split('?')[0] ?? '')) return undefined;
+      const verdict = await current.auth.check(req.headers.authorization);
+      if (verdict === 'ok') return undefined;
+      if (verdict === 'busy') {
+        return reply
+          .code(429)
+          .header('retry-after', '1')
+          .type('text/plain; charset=utf-8')
+          .send('too many requests\n');
+      }
+      return reply
+        .code(401)
+        .header('www-authenticate', REALM_HEADER)
+        .type('text/plain; charset=utf-8')
+        .send('unauthorized\n');
+    },
+    attach: (server) => {
+      if (server instanceof TlsServer) {
+        tlsServer = server;
+        server.on('secureConnection', checkClientCertificate);
+      }
+      rewatch();
+      poll = setInterval(reload, options.pollIntervalMs ?? DEFAULT_POLL_MS);
+      poll.unref();
+    },
+    close: () => {
+      clearTimeout(debounce);
+      clearInterval(poll);
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+    },
+  };
+}
+
+/**
+ * Go's five client-auth policies on node:tls. Only RequireAndVerifyClientCert can be enforced inside the
+ * handshake by OpenSSL; the others ask for a certificate without failing the handshake, and acceptsPeer()
+ * closes the connection right after it when the policy is not met.
+ */
+function verifyMode(type: ClientAuthType): { requestCert: boolean; rejectUnauthorized: boolean } {
+  return { requestCert: type !== 'NoClientCert', rejectUnauthorized: type === 'RequireAndVerifyClientCert' };
+}
+
+function acceptsPeer(type: ClientAuthType, socket: TLSSocket): boolean {
+  const presented = Object.keys(socket.getPeerCertificate()).length > 0;
+  switch (type) {
+    case 'NoClientCert':
+    case 'RequestClientCert':
+      return true;
+    case 'RequireAnyClientCert':
+      return presented;
+    case 'VerifyClientCertIfGiven':
+      return !presented || socket.authorized;
+    case 'RequireAndVerifyClientCert':
+      return presented && socket.authorized;
+  }
+}
+
+function describe(loaded: LoadedWebConfig, file: string): Record<string, unknown> {
+  const { config, tls } = loaded;
+  return {
+    file,
+    tls: tls !== undefined,
+    ...(tls
+      ? {
+          client_auth: tls.settings.clientAuth,
+          min_version: tls.settings.minVersion,
+          cert_not_after: tls.notAfter,
+        }
+      : {}),
+    basic_auth_users: config.users.size,
+    headers: [...config.headers.keys()],
+  };
+}

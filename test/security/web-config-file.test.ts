@@ -1,0 +1,260 @@
+// The exporter-toolkit YAML: what it accepts, and the one-line message for each way it can be wrong.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import bcrypt from 'bcryptjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { parseWebConfig } from '../../src/boundaries/web-config-file.js';
+import { createBasicAuth, createSerializer, parseBasic } from '../../src/http/basic-auth.js';
+import { loadWebConfig } from '../../src/http/web-config-loader.js';
+import { createTestPki, type IssuedCert, type TestPki } from '../support/certs.js';
+import { basic, hashOf } from './helpers.js';
+
+const HASH = hashOf('pw');
+const parse = (content: unknown) =>
+  parseWebConfig(typeof content === 'string' ? content : stringify(content), '/etc/x');
+const problem = (content: unknown): string => {
+  const r = parse(content);
+  if (r.ok) throw new Error('expected a problem');
+  return r.message;
+};
+
+describe('parseWebConfig', () => {
+  it('accepts an empty file: plain HTTP, no auth', () => {
+    for (const text of ['', '---\n', '{}', 'basic_auth_users:\n']) {
+      const r = parse(text);
+      expect(r.ok && r.config.tls === undefined && r.config.users.size === 0).toBe(true);
+    }
+  });
+
+  it('reads the toolkit example: TLS with relative paths, users (htpasswd $2y$ too), headers, http2', () => {
+    const r = parse({
+      tls_server_config: {
+        cert_file: 'tls/server.crt',
+        key_file: '/abs/server.key',
+        client_auth_type: 'RequireAndVerifyClientCert',
+        client_ca_file: 'ca.crt',
+        min_version: 'TLS13',
+        curve_preferences: ['X25519', 'CurveP256'],
+      },
+      http_server_config: {
+        http2: true,
+        headers: { 'Strict-Transport-Security': 'max-age=31536000', 'X-XSS-Protection': '' },
+      },
+      basic_auth_users: { alice: HASH, bob: HASH.replace(/^\$2[ab]\$/, '$2y$') },
+    });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.config.tls).toMatchObject({
+      cert: { file: '/etc/x/tls/server.crt' },
+      key: { file: '/abs/server.key' },
+      clientCa: { file: '/etc/x/ca.crt' },
+      clientAuth: 'RequireAndVerifyClientCert',
+      minVersion: 'TLSv1.3',
+      maxVersion: 'TLSv1.3',
+      curves: ['X25519', 'prime256v1'],
+    });
+    expect([...r.config.users.keys()]).toEqual(['alice', 'bob']);
+    // A blank value means "unset", as in the toolkit.
+    expect([...r.config.headers]).toEqual([['Strict-Transport-Security', 'max-age=31536000']]);
+  });
+
+  it('keeps the toolkit defaults: TLS 1.2 to 1.3, no client certificates; RequireClientCert is the old name', () => {
+    const r = parse({
+      tls_server_config: { cert: 'PEM', key: 'PEM', client_auth_type: 'RequireClientCert' },
+    });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.config.tls).toMatchObject({
+      minVersion: 'TLSv1.2',
+      maxVersion: 'TLSv1.3',
+      clientAuth: 'RequireAnyClientCert',
+    });
+  });
+
+  const wrong: ReadonlyArray<readonly [string, unknown, string | RegExp]> = [
+    ['YAML syntax', 'basic_auth_users: [a, b\n', /^not valid YAML: /],
+    ['duplicate keys', 'basic_auth_users: {}\nbasic_auth_users: {}\n', /^not valid YAML: .*unique/i],
+    ['a list at the top', '- a\n', 'the file must be a YAML mapping'],
+    ['a top-level typo', { basic_auth_user: {} }, 'unknown key "basic_auth_user"'],
+    ['a nested typo', { tls_server_config: { certfile: 'a' } }, 'unknown key "tls_server_config.certfile"'],
+    ['a section that is not a mapping', { tls_server_config: 'yes' }, 'tls_server_config: must be a mapping'],
+    ['a plain password', { basic_auth_users: { a: 'secret' } }, /^basic_auth_users\.a: not a bcrypt hash/],
+    [
+      'a user name with a colon',
+      { basic_auth_users: { 'a:b': HASH } },
+      /user name "a:b" is empty or has a colon/,
+    ],
+    [
+      'a forbidden header',
+      { http_server_config: { headers: { 'Access-Control-Allow-Origin': '*' } } },
+      /header "Access-Control-Allow-Origin" cannot be configured; allowed: Strict-Transport-Security/,
+    ],
+    [
+      'a wrong fixed value',
+      { http_server_config: { headers: { 'X-Frame-Options': 'allow' } } },
+      'http_server_config.headers.X-Frame-Options: must be one of deny, sameorigin',
+    ],
+    [
+      'a header with a newline',
+      { http_server_config: { headers: { 'Content-Security-Policy': 'a\r\nSet-Cookie: x' } } },
+      /control or non-ASCII/,
+    ],
+    [
+      'TLS without a key',
+      { tls_server_config: { cert_file: 'a' } },
+      'tls_server_config: missing key or key_file',
+    ],
+    [
+      'cert and cert_file',
+      { tls_server_config: { cert: 'x', cert_file: 'a', key_file: 'b' } },
+      'tls_server_config: set only one of cert and cert_file',
+    ],
+    [
+      'a client CA without a policy',
+      { tls_server_config: { cert_file: 'a', key_file: 'b', client_ca_file: 'c' } },
+      /client_ca_file is set but client_auth_type is NoClientCert/,
+    ],
+    [
+      'verification without a CA',
+      {
+        tls_server_config: { cert_file: 'a', key_file: 'b', client_auth_type: 'RequireAndVerifyClientCert' },
+      },
+      /needs client_ca_file/,
+    ],
+    [
+      'an unknown policy',
+      { tls_server_config: { cert_file: 'a', key_file: 'b', client_auth_type: 'Always' } },
+      /unknown client_auth_type "Always"; one of NoClientCert, /,
+    ],
+    [
+      'an unknown TLS version',
+      { tls_server_config: { cert_file: 'a', key_file: 'b', min_version: 'TLS1.2' } },
+      /min_version: unknown TLS version "TLS1.2"; one of TLS10/,
+    ],
+    [
+      'min above max',
+      { tls_server_config: { cert_file: 'a', key_file: 'b', min_version: 'TLS13', max_version: 'TLS12' } },
+      /min_version is above max_version/,
+    ],
+    [
+      'an unknown curve',
+      { tls_server_config: { cert_file: 'a', key_file: 'b', curve_preferences: ['P256'] } },
+      /unknown curve "P256"/,
+    ],
+    [
+      'cipher_suites',
+      { tls_server_config: { cipher_suites: ['TLS_AES_128_GCM_SHA256'] } },
+      /cipher_suites is part of the exporter-toolkit format but not supported/,
+    ],
+    [
+      'client_allowed_sans',
+      { tls_server_config: { client_allowed_sans: ['a'] } },
+      /client_allowed_sans is part of/,
+    ],
+    ['rate_limit', { rate_limit: { interval: '1s', burst: 1 } }, /rate_limit is part of/],
+    [
+      'http2 as a string',
+      { http_server_config: { http2: 'yes' } },
+      'http_server_config.http2: must be true or false',
+    ],
+  ];
+  it.each(wrong)('names the problem: %s', (_what, content, expected) => {
+    const message = problem(content);
+    if (typeof expected === 'string') expect(message).toBe(expected);
+    else expect(message).toMatch(expected);
+  });
+
+  it('never echoes a hash or password back in a message', () => {
+    expect(problem({ basic_auth_users: { a: 'hunter2' } })).not.toContain('hunter2');
+  });
+});
+
+describe('loadWebConfig', () => {
+  let pki: TestPki;
+  let server: IssuedCert;
+  beforeAll(() => {
+    pki = createTestPki();
+    server = pki.issue('server', 'server');
+    pki.issue('other', 'server');
+  });
+  afterAll(() => pki.cleanup());
+  const load = (content: unknown) => {
+    const file = join(pki.dir, 'web.yml');
+    writeFileSync(file, stringify(content));
+    return loadWebConfig(file);
+  };
+
+  it('reads the certificate and key next to the file and fingerprints every byte', () => {
+    const a = load({ tls_server_config: { cert_file: 'server.crt', key_file: 'server.key' } });
+    if (!a.ok) throw new Error(a.message);
+    expect(a.loaded.tls?.cert.toString()).toBe(server.cert);
+    expect(a.loaded.files).toEqual([join(pki.dir, 'web.yml'), server.certFile, server.keyFile]);
+    const same = loadWebConfig(join(pki.dir, 'web.yml'));
+    expect(same.fingerprint).toBe(a.fingerprint);
+    pki.issue('server', 'server');
+    expect(loadWebConfig(join(pki.dir, 'web.yml')).fingerprint).not.toBe(a.fingerprint);
+  });
+
+  it('refuses a key that is not the certificate’s, a non-PEM certificate and a missing file', () => {
+    const mismatch = load({ tls_server_config: { cert_file: 'server.crt', key_file: 'other.key' } });
+    expect(!mismatch.ok && mismatch.message).toMatch(
+      /^tls_server_config: certificate and key cannot be used: .*mismatch/,
+    );
+    const notPem = load({ tls_server_config: { cert_file: 'web.yml', key_file: 'server.key' } });
+    expect(!notPem.ok && notPem.message).toMatch(
+      /tls_server_config\.cert_file \(.*web\.yml\): not a PEM certificate/,
+    );
+    const absent = load({ tls_server_config: { cert_file: 'gone.crt', key_file: 'server.key' } });
+    expect(!absent.ok && absent.message).toMatch(
+      /^tls_server_config\.cert_file: cannot read .*gone\.crt \(ENOENT\)$/,
+    );
+    const key = load({ tls_server_config: { cert_file: 'server.crt', key_file: 'server.key' } });
+    // The key file's content never appears in a message.
+    expect(JSON.stringify(mismatch)).not.toContain(server.key.split('\n')[1]);
+    expect(key.ok).toBe(true);
+  });
+
+  it('reports an unreadable config file by name', () => {
+    const r = loadWebConfig(join(pki.dir, 'nope.yml'));
+    expect(!r.ok && r.message).toMatch(/^cannot read .*nope\.yml \(ENOENT\)$/);
+  });
+});
+
+describe('basic auth', () => {
+  it('parses the Authorization header as RFC 7617 says', () => {
+    expect(parseBasic(basic('u', 'p:w'))).toEqual({ user: 'u', password: 'p:w' });
+    expect(parseBasic(`bAsIc ${Buffer.from('u:').toString('base64')}`)).toEqual({ user: 'u', password: '' });
+    expect(parseBasic('Bearer abc')).toBeUndefined();
+    expect(parseBasic(`Basic ${Buffer.from('nocolon').toString('base64')}`)).toBeUndefined();
+    expect(parseBasic(undefined)).toBeUndefined();
+  });
+
+  it('accepts the right password, refuses others, and spends a bcrypt comparison on unknown users too', async () => {
+    const cost = 8;
+    const hash = bcrypt.hashSync('right', cost);
+    const auth = createBasicAuth(new Map([['alice', hash]]), createSerializer());
+    expect(await auth.check(basic('alice', 'right'))).toBe('ok');
+    expect(await auth.check(basic('alice', 'wrong'))).toBe('denied');
+    expect(await auth.check(undefined)).toBe('denied');
+
+    const time = async (f: () => Promise<unknown>): Promise<number> => {
+      const t = performance.now();
+      await f();
+      return performance.now() - t;
+    };
+    const one = await time(() => bcrypt.compare('x', hash));
+    const unknown = await time(() => auth.check(basic('mallory', 'right')));
+    const wrong = await time(() => auth.check(basic('alice', 'wrong2')));
+    expect(unknown).toBeGreaterThan(one * 0.5);
+    expect(wrong).toBeGreaterThan(one * 0.5);
+    // A cached success costs no bcrypt; the cache is keyed on the password, so it cannot help a guess.
+    expect(await time(() => auth.check(basic('alice', 'right')))).toBeLessThan(one * 0.5);
+    expect(await auth.check(basic('alice', 'right '))).toBe('denied');
+  });
+
+  it('refuses work beyond the queue instead of queueing a flood of guesses', async () => {
+    const serializer = createSerializer(2);
+    const auth = createBasicAuth(new Map([['a', bcrypt.hashSync('x', 4)]]), serializer);
+    const verdicts = await Promise.all([1, 2, 3].map(() => auth.check(basic('a', 'y'))));
+    expect(verdicts).toEqual(['denied', 'denied', 'busy']);
+  });
+});
