@@ -376,7 +376,7 @@ export function helpText(version: string): string {
   const rows = (Object.values(SETTINGS) as SettingSpec<unknown>[]).map((s) => {
     const name = s.flag ? `--${s.flag}` : '(env only)';
     const dflt = s.default === undefined ? '' : ` (default: ${s.default})`;
-    return `  ${name.padEnd(29)} ${s.env.padEnd(25)} ${s.help}${dflt}`;
+    return `  ${name.padEnd(32)} ${s.env.padEnd(29)} ${s.help}${dflt}`;
   });
   return [
     `cityair-exporter ${version}: Prometheus exporter for the CityAir station list`,
@@ -386,8 +386,8 @@ export function helpText(version: string): string {
     'Every setting is a flag or an environment variable; the flag wins. Durations use Prometheus notation.',
     '',
     ...rows,
-    `  ${'--help'.padEnd(29)} ${''.padEnd(25)} Show this help and exit.`,
-    `  ${'--version'.padEnd(29)} ${''.padEnd(25)} Show the version and exit.`,
+    `  ${'--help'.padEnd(32)} ${''.padEnd(29)} Show this help and exit.`,
+    `  ${'--version'.padEnd(32)} ${''.padEnd(29)} Show the version and exit.`,
     '',
   ].join('\n');
 }

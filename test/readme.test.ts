@@ -1,0 +1,38 @@
+// README.md is the front door: its tables must match the code, and its commands must exist.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { SETTINGS } from '../src/boundaries/config.js';
+import { EXPORTER_METRICS, STATION_METRICS } from '../src/metrics/catalog.js';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const pkg = z
+  .object({ scripts: z.record(z.string(), z.string()) })
+  .parse(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')));
+const ci = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8');
+
+describe('README', () => {
+  it('documents every setting with its flag, env variable and default', () => {
+    for (const s of Object.values(SETTINGS)) {
+      const row = readme.split('\n').find((l) => l.includes(`\`${s.env}\``) && l.startsWith('|'));
+      expect(row, s.env).toBeDefined();
+      if (s.flag) expect(row).toContain(`\`--${s.flag}\``);
+      if (s.default) expect(row).toContain(`\`${s.default}\``);
+    }
+  });
+
+  it('documents every metric of the catalog', () => {
+    for (const m of [...Object.values(STATION_METRICS), ...Object.values(EXPORTER_METRICS)]) {
+      expect(readme, m.name).toContain(`\`${m.name}\``);
+    }
+  });
+
+  it('gives quick-start commands that exist, and CI runs the same test command', () => {
+    expect(readme).toContain('npm ci && npm run demo');
+    expect(readme).toContain('npm ci && npm test');
+    expect(pkg.scripts.demo).toContain('--demo');
+    expect(pkg.scripts.test).toBeDefined();
+    expect(ci).toMatch(/^npm test$/m);
+    expect(ci).toMatch(/^npm ci\b/m);
+  });
+});
