@@ -129,7 +129,7 @@ describe('panels', () => {
         'stat:Offline',
         'stat:Share online',
         'geomap:Station map',
-        'table:Stations',
+        'table:Station list',
         'state-timeline:Online / offline per station',
         'timeseries:Offline stations over time',
       ]),

@@ -69,3 +69,17 @@ function selector(node: SyntaxNode, text: (n: SyntaxNode) => string): Selector {
   }
   return { metric: identifier ? text(identifier) : '', matchers, text: text(node) };
 }
+
+const COMPARISONS = new Set(['Gtr', 'Lss', 'Gte', 'Lte', 'Eql', 'Neq']);
+
+/**
+ * The measured side of an alert condition: `x > 0.3` gives `x`. A healthy system makes the condition empty, so
+ * the operand is what proves that the alert reads series that exist.
+ */
+export function comparisonOperand(expr: string): string {
+  const top = parser.parse(expr).topNode.firstChild;
+  if (top?.name !== 'BinaryExpr') return expr;
+  const left = top.firstChild;
+  const op = left?.nextSibling;
+  return left && op && COMPARISONS.has(op.name) ? expr.slice(left.from, left.to) : expr;
+}
