@@ -60,6 +60,8 @@ export function createWebSecurity(
   log.info(describe(active.loaded, path), 'web configuration loaded');
 
   let tlsServer: TlsServer | undefined;
+  // The policy in force on the server: a reload that drops TLS from the file leaves it (and HTTPS) as it was.
+  let clientAuth: ClientAuthType = first.loaded.tls?.settings.clientAuth ?? 'NoClientCert';
   const watchers = new Map<string, FSWatcher>();
   let debounce: NodeJS.Timeout | undefined;
   let poll: NodeJS.Timeout | undefined;
@@ -90,6 +92,7 @@ export function createWebSecurity(
       tlsServer.setSecureContext(secureContextOptions(loaded.tls));
       // Read by node:tls for each new connection (tlsConnectionListener), so this takes effect at once.
       Object.assign(tlsServer, verifyMode(loaded.tls.settings.clientAuth));
+      clientAuth = loaded.tls.settings.clientAuth;
     }
     active = activate(loaded, result.fingerprint);
     lastFailure = undefined;
@@ -136,8 +139,7 @@ export function createWebSecurity(
   };
 
   const checkClientCertificate = (socket: TLSSocket): void => {
-    const tls = active.loaded.tls;
-    if (!tls || acceptsPeer(tls.settings.clientAuth, socket)) return;
+    if (acceptsPeer(clientAuth, socket)) return;
     log.debug(
       { remote: socket.remoteAddress, reason: socket.authorizationError },
       'client certificate refused',

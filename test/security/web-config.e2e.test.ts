@@ -56,6 +56,11 @@ describe('TLS, basic auth and headers', () => {
       expect(ok.text).toMatch(/^cityair_up 1$/m);
       expect(ok.headers['x-frame-options']).toBe('deny');
       expect(ok.headers['x-content-type-options']).toBe('nosniff');
+      const notFound = await httpsGet(`${p.url}/nope`, ca, {
+        authorization: basic('prometheus', 'scrape-secret'),
+      });
+      expect(notFound.status).toBe(404);
+      expect(notFound.headers['x-frame-options']).toBe('deny');
 
       const wrong = await httpsGet(`${p.url}/metrics`, ca, { authorization: basic('prometheus', 'guess') });
       expect(wrong.status).toBe(401);
