@@ -216,3 +216,55 @@ export function labelValuesQuery(query: string): { selector: string; label: stri
   const m = /^label_values\((.*),\s*([a-zA-Z_][a-zA-Z0-9_]*)\)$/s.exec(query.trim());
   return m?.[1] !== undefined && m[2] !== undefined ? { selector: m[1].trim(), label: m[2] } : undefined;
 }
+
+// ---------------------------------------------------------------- alertmanager
+
+export const ALERTMANAGER_FILE = `${ROOT}deploy/alertmanager/alertmanager.yml`;
+
+const receiver = z
+  .object({
+    name: z.string(),
+    webhook_configs: z.array(z.object({ url: z.string() }).passthrough()).optional(),
+  })
+  .passthrough();
+const alertmanagerConfig = z
+  .object({
+    route: z.object({ receiver: z.string() }).passthrough(),
+    receivers: z.array(receiver),
+    inhibit_rules: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .passthrough();
+
+export type AlertmanagerConfig = z.infer<typeof alertmanagerConfig>;
+
+export function loadAlertmanagerConfig(): AlertmanagerConfig {
+  return alertmanagerConfig.parse(parseYaml(readFileSync(ALERTMANAGER_FILE, 'utf8')));
+}
+
+/**
+ * The shipped routing with every webhook aimed at `webhookUrl/<receiver>` and Alertmanager's waits cut to a
+ * second, so a test sees notifications in seconds; routes, matchers and inhibitions stay as shipped.
+ */
+export function alertmanagerConfigForTest(
+  config: AlertmanagerConfig,
+  webhookUrl: string,
+): AlertmanagerConfig {
+  return {
+    ...config,
+    route: { ...config.route, group_wait: '1s', group_interval: '1s', repeat_interval: '1h' },
+    receivers: config.receivers.map((r) => ({
+      ...r,
+      webhook_configs: (r.webhook_configs ?? []).map((w) => ({ ...w, url: `${webhookUrl}/${r.name}` })),
+    })),
+  };
+}
+
+/** The shipped rules with every `for:` replaced, so alerts fire within seconds in a test. */
+export function rulesWithFor(file: RulesFile, duration: string): RulesFile {
+  return {
+    groups: file.groups.map((g) => ({
+      ...g,
+      rules: g.rules.map((r) => ('alert' in r && r.for !== undefined ? { ...r, for: duration } : r)),
+    })),
+  };
+}

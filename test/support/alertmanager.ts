@@ -74,7 +74,8 @@ const webhookPayload = z.object({
 });
 
 export type WebhookPayload = z.infer<typeof webhookPayload>;
-export type WebhookAlert = z.infer<typeof webhookAlert>;
+/** One alert of a notification, with the receiver (route) that notification went to. */
+export type WebhookAlert = z.infer<typeof webhookAlert> & { readonly receiver: string };
 
 export interface WebhookReceiver {
   readonly url: string;
@@ -107,7 +108,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const alerts = (): WebhookAlert[] => received.flatMap((p) => p.alerts);
+  const alerts = (): WebhookAlert[] =>
+    received.flatMap((p) => p.alerts.map((a) => ({ ...a, receiver: p.receiver })));
   return {
     url: `http://127.0.0.1:${port}/alerts`,
     payloads: () => [...received],
