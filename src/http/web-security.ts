@@ -43,7 +43,7 @@ const FLAG = '--web.config.file (CITYAIR_WEB_CONFIG_FILE)';
 export function createWebSecurity(
   path: string,
   log: Logger,
-  options: { readonly pollIntervalMs?: number } = {},
+  options: { readonly pollIntervalMs?: number; readonly watch?: boolean } = {},
 ): WebSecurity {
   const serializer = createSerializer();
   const activate = (loaded: LoadedWebConfig, fingerprint: string): Active => ({
@@ -121,7 +121,7 @@ export function createWebSecurity(
       }
     }
     for (const dir of names.keys()) {
-      if (watchers.has(dir)) continue;
+      if (watchers.has(dir) || options.watch === false) continue;
       try {
         // Any event in the directory triggers a full re-read: editors and cert tools rename temp files into
         // place, so the event's file name is not a reliable filter; the fingerprint absorbs the noise.
