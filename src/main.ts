@@ -24,8 +24,13 @@ async function main(): Promise<void> {
   const { config } = action;
   const log = createLogger({ ...config.log, secret: config.upstream.apiKey });
   for (const warning of action.warnings) log.warn(warning);
-  process.on('uncaughtException', (err) => log.error({ err }, 'uncaught exception'));
-  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
+  // A process in an unknown state must not keep answering /healthz: exit, and let the supervisor restart it.
+  const crash = (what: string) => (err: unknown) => {
+    log.fatal({ err }, `${what}; exiting`);
+    process.exit(70);
+  };
+  process.on('uncaughtException', crash('uncaught exception'));
+  process.on('unhandledRejection', crash('unhandled rejection'));
 
   let exporter: Awaited<ReturnType<typeof startExporter>>;
   try {
