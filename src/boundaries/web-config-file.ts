@@ -56,6 +56,8 @@ export interface TlsSettings {
   /** OpenSSL curve names, in preference order; undefined keeps Node's default. */
   readonly curves: readonly string[] | undefined;
   readonly honorCipherOrder: boolean;
+  /** Client certificates must carry one of these SAN values (DNS, IP, e-mail or URI); undefined: any. */
+  readonly allowedSans: readonly string[] | undefined;
 }
 
 export interface WebConfig {
@@ -108,7 +110,7 @@ const tlsSchema = z
     curve_preferences: z.array(text).nullish(),
     prefer_server_cipher_suites: z.boolean({ error: 'must be true or false' }).optional(),
     cipher_suites: unsupported('cipher_suites'),
-    client_allowed_sans: unsupported('client_allowed_sans'),
+    client_allowed_sans: z.array(text).nullish(),
   })
   .nullish();
 
@@ -245,6 +247,12 @@ function assembleTls(
     return fail(`client_auth_type ${clientAuth} needs client_ca_file to verify client certificates against`);
   }
 
+  const allowedSans = t.client_allowed_sans ?? undefined;
+  if (allowedSans && clientAuth !== 'RequireAnyClientCert' && clientAuth !== 'RequireAndVerifyClientCert') {
+    // Other policies let a client in without a certificate, leaving no SAN to check.
+    return fail('client_allowed_sans needs client_auth_type RequireAnyClientCert or RequireAndVerifyClientCert');
+  }
+
   const minVersion = tlsVersion(t.min_version, 'TLSv1.2');
   if (minVersion === undefined)
     return fail(`min_version: unknown TLS version "${t.min_version}"; ${VERSION_HELP}`);
@@ -277,6 +285,7 @@ function assembleTls(
       maxVersion,
       curves,
       honorCipherOrder: t.prefer_server_cipher_suites ?? true,
+      allowedSans,
     },
   };
 }

@@ -12,8 +12,9 @@ import { type TLSSocket, type TlsOptions, Server as TlsServer } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ConfigError } from '../boundaries/config.js';
-import type { ClientAuthType } from '../boundaries/web-config-file.js';
+import type { ClientAuthType, TlsSettings } from '../boundaries/web-config-file.js';
 import { type BasicAuth, createBasicAuth, createSerializer } from './basic-auth.js';
+import { sanAllowed } from './client-san.js';
 import { type LoadedWebConfig, loadWebConfig, secureContextOptions } from './web-config-loader.js';
 
 /** Liveness probes (kubelet, systemd, load balancers) rarely carry credentials, and "ok" reveals nothing. */
@@ -61,7 +62,7 @@ export function createWebSecurity(
 
   let tlsServer: TlsServer | undefined;
   // The policy in force on the server: a reload that drops TLS from the file leaves it (and HTTPS) as it was.
-  let clientAuth: ClientAuthType = first.loaded.tls?.settings.clientAuth ?? 'NoClientCert';
+  let peerPolicy: PeerPolicy = policyOf(first.loaded.tls?.settings);
   const watchers = new Map<string, FSWatcher>();
   let debounce: NodeJS.Timeout | undefined;
   let poll: NodeJS.Timeout | undefined;
@@ -92,7 +93,7 @@ export function createWebSecurity(
       tlsServer.setSecureContext(secureContextOptions(loaded.tls));
       // Read by node:tls for each new connection (tlsConnectionListener), so this takes effect at once.
       Object.assign(tlsServer, verifyMode(loaded.tls.settings.clientAuth));
-      clientAuth = loaded.tls.settings.clientAuth;
+      peerPolicy = policyOf(loaded.tls.settings);
     }
     active = activate(loaded, result.fingerprint);
     lastFailure = undefined;
@@ -139,7 +140,7 @@ export function createWebSecurity(
   };
 
   const checkClientCertificate = (socket: TLSSocket): void => {
-    if (acceptsPeer(clientAuth, socket)) return;
+    if (acceptsPeer(peerPolicy, socket)) return;
     log.debug(
       { remote: socket.remoteAddress, reason: socket.authorizationError },
       'client certificate refused',
@@ -197,18 +198,28 @@ function verifyMode(type: ClientAuthType): { requestCert: boolean; rejectUnautho
   return { requestCert: type !== 'NoClientCert', rejectUnauthorized: type === 'RequireAndVerifyClientCert' };
 }
 
-function acceptsPeer(type: ClientAuthType, socket: TLSSocket): boolean {
-  const presented = Object.keys(socket.getPeerCertificate()).length > 0;
-  switch (type) {
+interface PeerPolicy {
+  readonly clientAuth: ClientAuthType;
+  readonly allowedSans: readonly string[] | undefined;
+}
+
+function policyOf(settings: TlsSettings | undefined): PeerPolicy {
+  return { clientAuth: settings?.clientAuth ?? 'NoClientCert', allowedSans: settings?.allowedSans };
+}
+
+function acceptsPeer(policy: PeerPolicy, socket: TLSSocket): boolean {
+  const cert = socket.getPeerX509Certificate();
+  if (policy.allowedSans && !(cert && sanAllowed(cert, policy.allowedSans))) return false;
+  switch (policy.clientAuth) {
     case 'NoClientCert':
     case 'RequestClientCert':
       return true;
     case 'RequireAnyClientCert':
-      return presented;
+      return cert !== undefined;
     case 'VerifyClientCertIfGiven':
-      return !presented || socket.authorized;
+      return cert === undefined || socket.authorized;
     case 'RequireAndVerifyClientCert':
-      return presented && socket.authorized;
+      return cert !== undefined && socket.authorized;
   }
 }
 

@@ -1,4 +1,5 @@
 // The exporter-toolkit YAML: what it accepts, and the one-line message for each way it can be wrong.
+import { X509Certificate } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
@@ -6,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { parseWebConfig } from '../../src/boundaries/web-config-file.js';
 import { createBasicAuth, createSerializer, parseBasic } from '../../src/http/basic-auth.js';
+import { canonicalIp, certificateSans, sanAllowed } from '../../src/http/client-san.js';
 import { loadWebConfig } from '../../src/http/web-config-loader.js';
 import { createTestPki, type IssuedCert, type TestPki } from '../support/certs.js';
 import { basic, hashOf } from './helpers.js';
@@ -146,9 +148,17 @@ describe('parseWebConfig', () => {
       /cipher_suites is part of the exporter-toolkit format but not supported/,
     ],
     [
-      'client_allowed_sans',
-      { tls_server_config: { client_allowed_sans: ['a'] } },
-      /client_allowed_sans is part of/,
+      'client_allowed_sans with a policy that lets clients in without a certificate',
+      {
+        tls_server_config: {
+          cert_file: 'a',
+          key_file: 'b',
+          client_ca_file: 'c',
+          client_auth_type: 'VerifyClientCertIfGiven',
+          client_allowed_sans: ['x'],
+        },
+      },
+      /client_allowed_sans needs client_auth_type RequireAnyClientCert or RequireAndVerifyClientCert/,
     ],
     ['rate_limit', { rate_limit: { interval: '1s', burst: 1 } }, /rate_limit is part of/],
     [
@@ -216,6 +226,22 @@ describe('loadWebConfig', () => {
   it('reports an unreadable config file by name', () => {
     const r = loadWebConfig(join(pki.dir, 'nope.yml'));
     expect(!r.ok && r.message).toMatch(/^cannot read .*nope\.yml \(ENOENT\)$/);
+  });
+});
+
+describe('client certificate SANs', () => {
+  it('reads DNS and IP SANs and compares IPv6 in canonical form', () => {
+    const pki = createTestPki();
+    try {
+      const cert = new X509Certificate(pki.issue('server', 'server').cert);
+      expect(certificateSans(cert)).toEqual(['localhost', '127.0.0.1']);
+      expect(sanAllowed(cert, ['127.0.0.1'])).toBe(true);
+      expect(sanAllowed(cert, ['LOCALHOST', '127.0.0.2'])).toBe(false);
+      expect(canonicalIp('0:0:0:0:0:0:0:1')).toBe('::1');
+      expect(canonicalIp('FE80:0:0:0:0:0:0:1')).toBe('fe80::1');
+    } finally {
+      pki.cleanup();
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import { basic, fingerprintOf, hashOf, httpsGet, servedFingerprint } from './hel
 let pki: TestPki;
 let server: IssuedCert;
 let client: IssuedCert;
+let otherClient: IssuedCert;
 let foreignPki: TestPki;
 let foreignClient: IssuedCert;
 
@@ -19,6 +20,7 @@ beforeAll(() => {
   pki = createTestPki();
   server = pki.issue('server', 'server');
   client = pki.issue('prometheus', 'client');
+  otherClient = pki.issue('grafana', 'client');
   foreignPki = createTestPki('someone-else-ca');
   foreignClient = foreignPki.issue('intruder', 'client');
 });
@@ -157,6 +159,23 @@ describe('client certificates', () => {
       await expect(
         httpsGet(url, { ca: pki.ca.cert, cert: foreignClient.cert, key: foreignClient.key }),
       ).rejects.toThrow();
+
+      // client_allowed_sans: of two certificates from the right CA, only the one with an allowed SAN gets in.
+      writeWebConfig('mtls.yml', {
+        tls_server_config: {
+          ...tls,
+          client_auth_type: 'RequireAndVerifyClientCert',
+          client_allowed_sans: ['prometheus'],
+        },
+      });
+      await p.waitForLog(
+        (l) => l.msg === 'web configuration reloaded' && l.client_auth === 'RequireAndVerifyClientCert',
+      );
+      expect((await httpsGet(url, { ca: pki.ca.cert, cert: client.cert, key: client.key })).status).toBe(200);
+      await expect(
+        httpsGet(url, { ca: pki.ca.cert, cert: otherClient.cert, key: otherClient.key }),
+      ).rejects.toThrow();
+      await expect(httpsGet(url, { ca: pki.ca.cert })).rejects.toThrow();
     } finally {
       await p.stop();
     }
