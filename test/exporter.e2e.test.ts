@@ -1,36 +1,22 @@
 // The exporter as users run it (node dist/main.js) against the simulator over loopback.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../src/demo/simulator.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { demoPosts, syntheticPosts } from '../src/demo/stations.js';
 import { type ExporterProcess, startExporterProcess } from './support/exporter-process.js';
 import { eventually, get, lines, sample } from './support/http.js';
 import { checkMetrics } from './support/promtool.js';
+import { useUpstreamFixture } from './support/upstream-fixture.js';
 
 const KEY = 'e2e-secret-key-5d1c8b';
-let sim: Simulator;
+const fixture = useUpstreamFixture(KEY);
+const sim = () => fixture.sim();
+const exporter = fixture.exporter;
 const running: ExporterProcess[] = [];
-
-async function exporter(...args: string[]): Promise<ExporterProcess> {
-  const p = await startExporterProcess({
-    args: [`--upstream.url=${sim.baseUrl}`, ...args],
-    env: { CITYAIR_API_KEY: KEY },
-  });
-  running.push(p);
-  return p;
-}
 
 const scrape = async (p: ExporterProcess) => (await get(`${p.url}/metrics`)).text;
 
-beforeAll(async () => {
-  sim = await startSimulator({ posts: demoPosts(), apiKey: KEY });
-});
 afterEach(async () => {
   await Promise.all(running.splice(0).map((p) => p.stop()));
-  sim.setFault({ kind: 'none' });
-  sim.setPosts(demoPosts());
-  sim.resetCount();
 });
-afterAll(async () => sim.close());
 
 describe('metrics', () => {
   it('serves every documented family, and promtool finds nothing to lint', async () => {
@@ -93,7 +79,7 @@ describe('metrics', () => {
   });
 
   it('escapes label values of any Unicode and prints big ids in full', async () => {
-    sim.setPosts([
+    sim().setPosts([
       {
         id: 1000000,
         name: 'ЖК "Северный" \\ корп. 2\nвход',
@@ -122,7 +108,7 @@ describe('metrics', () => {
     expect(await scrape(p)).toContain('id="1017"');
     const posts = demoPosts().filter((s) => s.id !== 1017);
     const renamed = posts.map((s) => (s.id === 1000 ? { ...s, name: 'Renamed station' } : s));
-    sim.setPosts(renamed);
+    sim().setPosts(renamed);
     const text = await scrape(p);
     expect(text).not.toContain('id="1017"');
     expect(lines(text, 'cityair_station_online').filter((l) => l.includes('id="1000"'))).toEqual([
@@ -133,7 +119,7 @@ describe('metrics', () => {
 
   it('exports the valid stations of a list with invalid and duplicate elements, and counts the rest', async () => {
     const [a, b] = demoPosts();
-    sim.setPosts([a, { ...a, name: 'dup' }, { id: 'x' }, b, { id: 5, name: 'no state' }]);
+    sim().setPosts([a, { ...a, name: 'dup' }, { id: 'x' }, b, { id: 5, name: 'no state' }]);
     const p = await exporter('--upstream.min-interval=0s');
     const text = await scrape(p);
     expect(lines(text, 'cityair_station_online')).toHaveLength(2);
@@ -144,7 +130,7 @@ describe('metrics', () => {
   });
 
   it('treats [] as zero stations with both counts present', async () => {
-    sim.setPosts([]);
+    sim().setPosts([]);
     const p = await exporter('--upstream.min-interval=0s');
     const text = await scrape(p);
     expect(sample(text, 'cityair_up')).toBe(1);
@@ -157,7 +143,7 @@ describe('when the upstream fails', () => {
   it('keeps serving the last good data with cityair_up 0, and counts the failure by reason', async () => {
     const p = await exporter('--upstream.min-interval=0s');
     expect(sample(await scrape(p), 'cityair_up')).toBe(1);
-    sim.setFault({ kind: 'status', status: 502 });
+    sim().setFault({ kind: 'status', status: 502 });
     const text = await scrape(p);
     expect(sample(text, 'cityair_up')).toBe(0);
     expect(lines(text, 'cityair_station_online')).toHaveLength(40);
@@ -171,7 +157,7 @@ describe('when the upstream fails', () => {
     const p = await exporter('--upstream.min-interval=0s', '--upstream.max-age=1s');
     await p.waitForLog((l) => l.msg === 'first refresh succeeded');
     expect((await get(`${p.url}/readyz`)).status).toBe(200);
-    sim.setFault({ kind: 'status', status: 500 });
+    sim().setFault({ kind: 'status', status: 500 });
     const text = await eventually(async () => {
       const t = await scrape(p);
       return lines(t, 'cityair_station_online').length === 0 ? t : undefined;
@@ -187,16 +173,16 @@ describe('when the upstream fails', () => {
   it('sends no request before Retry-After is over', async () => {
     const p = await exporter('--upstream.min-interval=0s');
     await scrape(p);
-    sim.setFault({ kind: 'status', status: 429, retryAfter: '3600' });
+    sim().setFault({ kind: 'status', status: 429, retryAfter: '3600' });
     await scrape(p);
-    sim.setFault({ kind: 'none' });
-    sim.resetCount();
+    sim().setFault({ kind: 'none' });
+    sim().resetCount();
     for (let i = 0; i < 5; i++) {
       const text = await scrape(p);
       expect(sample(text, 'cityair_up')).toBe(0);
       expect(lines(text, 'cityair_station_online')).toHaveLength(40);
     }
-    expect(sim.requestCount()).toBe(0);
+    expect(sim().requestCount()).toBe(0);
     const until = sample(await scrape(p), 'cityair_upstream_backoff_until_timestamp_seconds') ?? 0;
     expect(until - Date.now() / 1000).toBeGreaterThan(3500);
   });
@@ -204,7 +190,7 @@ describe('when the upstream fails', () => {
   it('answers a scrape within the upstream timeout when the API hangs', async () => {
     const p = await exporter('--upstream.min-interval=0s', '--upstream.timeout=500ms');
     await scrape(p);
-    sim.setFault({ kind: 'hang' });
+    sim().setFault({ kind: 'hang' });
     const t0 = Date.now();
     const text = await scrape(p);
     expect(Date.now() - t0).toBeLessThan(2500);
@@ -232,29 +218,29 @@ describe('when the upstream fails', () => {
 
 describe('when data is fetched', () => {
   it('shares one upstream request among concurrent scrapes and reuses it within min-interval', async () => {
-    sim.setFault({ kind: 'slow', delayMs: 300 });
+    sim().setFault({ kind: 'slow', delayMs: 300 });
     const p = await exporter('--upstream.min-interval=1m');
     await p.waitForLog((l) => l.msg === 'first refresh succeeded');
-    expect(sim.requestCount()).toBe(1);
-    sim.resetCount();
+    expect(sim().requestCount()).toBe(1);
+    sim().resetCount();
     const texts = await Promise.all(Array.from({ length: 20 }, () => scrape(p)));
     expect(texts.every((t) => lines(t, 'cityair_station_online').length === 40)).toBe(true);
-    expect(sim.requestCount()).toBe(0);
+    expect(sim().requestCount()).toBe(0);
   });
 
   it('refreshes on demand when the data is older than min-interval, once for many concurrent scrapes', async () => {
     const p = await exporter('--upstream.min-interval=0s');
     await p.waitForLog((l) => l.msg === 'first refresh succeeded');
-    sim.setFault({ kind: 'slow', delayMs: 300 });
-    sim.resetCount();
+    sim().setFault({ kind: 'slow', delayMs: 300 });
+    sim().resetCount();
     await Promise.all(Array.from({ length: 20 }, () => scrape(p)));
-    expect(sim.requestCount()).toBe(1);
+    expect(sim().requestCount()).toBe(1);
   });
 
   it('refreshes in the background and answers scrapes from memory', async () => {
     const p = await exporter('--upstream.refresh-interval=300ms', '--upstream.min-interval=0s');
-    await eventually(async () => (sim.requestCount() >= 3 ? true : undefined), 5000);
-    sim.setFault({ kind: 'hang' });
+    await eventually(async () => (sim().requestCount() >= 3 ? true : undefined), 5000);
+    sim().setFault({ kind: 'hang' });
     const t0 = Date.now();
     const text = await scrape(p);
     expect(Date.now() - t0).toBeLessThan(300);
@@ -264,7 +250,7 @@ describe('when data is fetched', () => {
   });
 
   it('handles a list of 20,000 stations', async () => {
-    sim.setPosts(syntheticPosts(20_000));
+    sim().setPosts(syntheticPosts(20_000));
     const p = await exporter('--upstream.min-interval=0s');
     const text = await scrape(p);
     expect(lines(text, 'cityair_station_online')).toHaveLength(20_000);

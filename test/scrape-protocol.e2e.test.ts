@@ -2,24 +2,19 @@
 import { spawnSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../src/demo/simulator.js';
+import { describe, expect, it } from 'vitest';
 import { demoPosts, syntheticPosts } from '../src/demo/stations.js';
-import { type ExporterProcess, startExporterProcess } from './support/exporter-process.js';
+import type { ExporterProcess } from './support/exporter-process.js';
 import { lines, sample } from './support/http.js';
 import { PROMETHEUS_2_ACCEPT, PROMETHEUS_3_ACCEPT } from './support/prometheus-headers.js';
 import { checkMetrics } from './support/promtool.js';
+import { useUpstreamFixture } from './support/upstream-fixture.js';
 
-const KEY = 'protocol-test-key-42';
-let sim: Simulator;
-const running: ExporterProcess[] = [];
+const fixture = useUpstreamFixture('protocol-test-key-42');
+const sim = () => fixture.sim();
 
 async function exporter(...args: string[]): Promise<ExporterProcess> {
-  const p = await startExporterProcess({
-    args: [`--upstream.url=${sim.baseUrl}`, ...args],
-    env: { CITYAIR_API_KEY: KEY },
-  });
-  running.push(p);
+  const p = await fixture.exporter(...args);
   await p.waitForLog(
     (l) => l.msg === 'first refresh succeeded' || l.msg.startsWith('refresh of the station list failed'),
   );
@@ -39,17 +34,6 @@ const prometheusHeaders = (accept: string, timeout = '10') => ({
   'x-prometheus-scrape-timeout-seconds': timeout,
   'user-agent': 'Prometheus/2.42.0',
 });
-
-beforeAll(async () => {
-  sim = await startSimulator({ posts: demoPosts(), apiKey: KEY });
-});
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((p) => p.stop()));
-  sim.setFault({ kind: 'none' });
-  sim.setPosts(demoPosts());
-  sim.resetCount();
-});
-afterAll(async () => sim.close());
 
 describe('exposition format', () => {
   for (const [prometheus, accept] of [
@@ -101,7 +85,7 @@ describe('exposition format', () => {
   });
 
   it('passes promtool in both formats with 20,000 stations', async () => {
-    sim.setPosts(syntheticPosts(20_000));
+    sim().setPosts(syntheticPosts(20_000));
     const p = await exporter();
     const text = await rawScrape(p.url, { accept: '*/*' });
     const om = await rawScrape(p.url, { accept: PROMETHEUS_2_ACCEPT });
@@ -120,9 +104,9 @@ describe('exposition format', () => {
 describe('scrape deadline', () => {
   it('answers before Prometheus gives up, with cityair_up 0, and keeps the late refresh for the next scrape', async () => {
     const p = await exporter('--upstream.min-interval=0s', '--upstream.timeout=5s', '--log.level=debug');
-    sim.setFault({ kind: 'slow', delayMs: 2000 });
-    sim.setPosts(demoPosts().slice(0, 10));
-    sim.resetCount();
+    sim().setFault({ kind: 'slow', delayMs: 2000 });
+    sim().setPosts(demoPosts().slice(0, 10));
+    sim().resetCount();
     const t0 = Date.now();
     const first = await rawScrape(p.url, { 'x-prometheus-scrape-timeout-seconds': '1' });
     const elapsed = Date.now() - t0;
@@ -134,8 +118,8 @@ describe('scrape deadline', () => {
     // A second scrape during the same refresh joins it instead of starting another.
     await rawScrape(p.url, { 'x-prometheus-scrape-timeout-seconds': '1' });
     await p.waitForLog((l) => l.msg === 'refreshed the station list', 5000);
-    expect(sim.requestCount()).toBe(1);
-    sim.setFault({ kind: 'none' });
+    expect(sim().requestCount()).toBe(1);
+    sim().setFault({ kind: 'none' });
     const later = (await rawScrape(p.url, { 'x-prometheus-scrape-timeout-seconds': '0.6' })).body.toString(
       'utf8',
     );
@@ -144,7 +128,7 @@ describe('scrape deadline', () => {
 
   it('ignores a malformed timeout header and waits at most the upstream timeout', async () => {
     const p = await exporter('--upstream.min-interval=0s', '--upstream.timeout=700ms');
-    sim.setFault({ kind: 'hang' });
+    sim().setFault({ kind: 'hang' });
     const t0 = Date.now();
     const res = await rawScrape(p.url, { 'x-prometheus-scrape-timeout-seconds': 'soon' });
     expect(res.status).toBe(200);
