@@ -23,7 +23,7 @@ describe('command line', () => {
     expect(stdout).toMatch(/^cityair-exporter 0\.1\.0 \(revision [0-9a-f]+|unknown\)/);
   });
 
-  it.each([
+  it.concurrent.each([
     [
       ['--upstream.timeout=5'],
       {},
