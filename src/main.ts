@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-import { startExporter } from './app.js';
 // Entry point: parse the configuration, start, and stop cleanly on SIGTERM/SIGINT.
 import { ConfigError, helpText, parseCli } from './boundaries/config.js';
 import { readBuildFacts } from './boundaries/package-info.js';
-import { createLogger } from './log/logger.js';
 
 const SHUTDOWN_GRACE_MS = 4500;
 
@@ -21,6 +19,11 @@ async function main(): Promise<void> {
   if (action.kind === 'version')
     return void process.stdout.write(`cityair-exporter ${build.version} (revision ${build.revision})\n`);
 
+  // Loaded only to run: --help, --version and configuration errors answer without fastify, prom-client or undici.
+  const [{ startExporter }, { createLogger }] = await Promise.all([
+    import('./app.js'),
+    import('./log/logger.js'),
+  ]);
   const { config } = action;
   const log = createLogger({ ...config.log, secret: config.upstream.apiKey });
   for (const warning of action.warnings) log.warn(warning);
