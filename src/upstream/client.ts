@@ -49,11 +49,19 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   if (key) headers.authorization = `Bearer ${key}`;
 
   const fetchStations: FetchStations = async () => {
-    const signal = AbortSignal.timeout(options.timeoutMs);
+    // Not AbortSignal.timeout(): its timer and signal outlive a fast answer by the whole deadline, so on-demand
+    // scrapes pile them into the old generation and RSS climbs until a full GC. A cleared timer frees them at once.
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException('deadline', 'TimeoutError')),
+      options.timeoutMs,
+    );
     try {
-      return await exchange(options, dispatcher, headers, signal);
+      return await exchange(options, dispatcher, headers, deadline.signal);
     } catch (error) {
-      return classifyError(error, signal, options);
+      return classifyError(error, deadline.signal, options);
+    } finally {
+      clearTimeout(timer);
     }
   };
   return { fetchStations, close: async () => (ownsDispatcher ? dispatcher.close() : undefined) };

@@ -1,0 +1,60 @@
+// The benchmark's command line, validated with zod like every other outside input.
+import { z } from 'zod';
+
+export interface BenchOptions {
+  readonly sizes: readonly number[];
+  /** Timed scrapes per size and mode; undefined lets each size pick a count that fits the time budget. */
+  readonly scrapes: number | undefined;
+  readonly memoryStations: number;
+  readonly memoryScrapes: readonly [number, number];
+  readonly concurrent: number;
+  readonly quick: boolean;
+  /** Markdown file to (re)write with the machine, the command and the table. */
+  readonly out: string | undefined;
+}
+
+const count = z.coerce.number<string>().int().min(1).max(1_000_000);
+
+const flagsSchema = z
+  .object({
+    sizes: z
+      .string()
+      .regex(/^\d+(,\d+)*$/, 'a comma-separated list of station counts, e.g. 1000,10000')
+      .transform((s) => s.split(',').map(Number))
+      .pipe(z.array(z.int().min(1).max(1_000_000)).min(1))
+      .optional(),
+    scrapes: count.optional(),
+    'memory-stations': count.optional(),
+    concurrent: count.max(1000).optional(),
+    quick: z.literal(true).optional(),
+    out: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const USAGE = `usage: npm run bench -- [--sizes=1000,10000,100000] [--scrapes=N] [--memory-stations=N]
+                         [--concurrent=100] [--quick] [--out=docs/benchmarks.md]`;
+
+export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+  const raw: Record<string, string | true> = {};
+  for (const arg of argv) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (!m?.[1]) throw new Error(`unexpected argument "${arg}"\n${USAGE}`);
+    raw[m[1]] = m[2] ?? true;
+  }
+  const parsed = flagsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`--${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}\n${USAGE}`);
+  }
+  const f = parsed.data;
+  const quick = f.quick === true;
+  return {
+    sizes: f.sizes ?? (quick ? [200] : [1000, 10_000, 100_000]),
+    scrapes: f.scrapes ?? (quick ? 20 : undefined),
+    memoryStations: f['memory-stations'] ?? (quick ? 50 : 1000),
+    memoryScrapes: [500, 5000],
+    concurrent: f.concurrent ?? 100,
+    quick,
+    out: f.out,
+  };
+}

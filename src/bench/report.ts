@@ -1,0 +1,117 @@
+// Turns measurements into the table the issue asks for, the check lines, and the targets verdicts.
+import { cpus } from 'node:os';
+
+export interface Row {
+  readonly stations: number;
+  readonly mode: 'lower bound' | 'on-demand' | 'cached';
+  readonly samples: number;
+  readonly medianMs: number;
+  readonly p99Ms: number;
+  readonly cpuMsPerScrape: number | undefined;
+  readonly peakRssBytes: number | undefined;
+  readonly plainBytes: number;
+  readonly gzipBytes: number | undefined;
+  readonly gzipMedianMs: number | undefined;
+  /** The same row's lower bound median, for the ratios. */
+  readonly lowerBoundMs: number;
+}
+
+export interface Check {
+  readonly name: string;
+  readonly pass: boolean;
+  readonly detail: string;
+}
+
+const ms = (v: number | undefined): string =>
+  v === undefined || Number.isNaN(v) ? '—' : v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0);
+const mb = (v: number | undefined): string => (v === undefined ? '—' : (v / 1e6).toFixed(v < 1e7 ? 2 : 1));
+const ratio = (v: number | undefined, lb: number): string =>
+  v === undefined || !(lb > 0) ? '—' : `${(v / lb).toFixed(v / lb < 0.1 ? 3 : 2)}×`;
+
+const HEAD = [
+  'stations',
+  'mode',
+  'n',
+  'median ms',
+  'p99 ms',
+  'CPU ms/scrape',
+  'peak RSS MB',
+  'plain MB',
+  'gzip MB',
+  'gzip median ms',
+  'median ÷ LB',
+  'p99 ÷ LB',
+  'CPU ÷ LB',
+];
+
+export function renderTable(rows: readonly Row[]): string {
+  const body = rows.map((r) => {
+    const lb = r.mode === 'lower bound';
+    return [
+      r.stations.toLocaleString('en-US'),
+      r.mode,
+      String(r.samples),
+      ms(r.medianMs),
+      ms(r.p99Ms),
+      ms(r.cpuMsPerScrape),
+      mb(r.peakRssBytes),
+      mb(r.plainBytes),
+      mb(r.gzipBytes),
+      ms(r.gzipMedianMs),
+      lb ? '1×' : ratio(r.medianMs, r.lowerBoundMs),
+      lb ? '—' : ratio(r.p99Ms, r.lowerBoundMs),
+      lb ? '—' : ratio(r.cpuMsPerScrape, r.lowerBoundMs),
+    ];
+  });
+  const widths = HEAD.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i < 2 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  return [line(HEAD), rule, ...body.map(line)].join('\n');
+}
+
+export function renderChecks(checks: readonly Check[]): string {
+  return checks.map((c) => `- ${c.pass ? 'PASS' : 'FAIL'} ${c.name}: ${c.detail}`).join('\n');
+}
+
+/** The issue's targets, judged on this run; informative only, never the exit code (timing is noisy). */
+export function judgeTargets(rows: readonly Row[]): Check[] {
+  const find = (n: number, mode: Row['mode']): Row | undefined =>
+    rows.find((r) => r.stations === n && r.mode === mode);
+  const out: Check[] = [];
+  const od10 = find(10_000, 'on-demand');
+  if (od10) {
+    out.push({
+      name: 'on-demand 10,000: median ≤ 2× lower bound and < 50 ms',
+      pass: od10.medianMs <= 2 * od10.lowerBoundMs && od10.medianMs < 50,
+      detail: `${ms(od10.medianMs)} ms = ${ratio(od10.medianMs, od10.lowerBoundMs)} LB (${ms(od10.lowerBoundMs)} ms)`,
+    });
+  }
+  const c10 = find(10_000, 'cached');
+  if (c10) out.push(target('cached 10,000: median < 5 ms', c10.medianMs < 5, `${ms(c10.medianMs)} ms`));
+  const c100 = find(100_000, 'cached');
+  if (c100) out.push(target('cached 100,000: median < 50 ms', c100.medianMs < 50, `${ms(c100.medianMs)} ms`));
+  const od100 = find(100_000, 'on-demand');
+  if (od100) {
+    out.push(
+      target(
+        'on-demand 100,000: < 1.5 s per scrape',
+        od100.medianMs < 1500,
+        `median ${ms(od100.medianMs)} ms`,
+      ),
+      target(
+        'on-demand 100,000: peak RSS < 400 MB',
+        (od100.peakRssBytes ?? Infinity) < 400e6,
+        `${mb(od100.peakRssBytes)} MB`,
+      ),
+    );
+  }
+  return out;
+}
+
+const target = (name: string, pass: boolean, detail: string): Check => ({ name, pass, detail });
+
+export function machine(): string {
+  const model = cpus()[0]?.model ?? 'unknown CPU';
+  return `${cpus().length} × ${model}, Node ${process.version}, ${process.platform} ${process.arch}`;
+}
