@@ -2,6 +2,7 @@
 // and following the conventions of issue 4 (data source variable, job/instance filters, units, descriptions).
 import { Ajv, type ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { generateDashboardSchema, IMPORT_ENVELOPE_KEYS } from './grafana-schema.js';
 import {
   type LoadedDashboard,
@@ -177,6 +178,65 @@ describe('panels', () => {
       }
     },
   );
+});
+
+const organize = z.object({
+  transformations: z.array(
+    z.object({
+      id: z.string(),
+      options: z.object({ renameByName: z.record(z.string(), z.string()).optional() }).passthrough(),
+    }),
+  ),
+  targets: z.array(z.object({ refId: z.string() })),
+});
+
+/** Field names a joined panel ends up with: each query's value renamed by the organize transformation. */
+function renamedValueFields(panel: unknown): Map<string, string> {
+  const { transformations, targets } = organize.parse(panel);
+  const renames = transformations.find((t) => t.id === 'organize')?.options.renameByName ?? {};
+  return new Map(targets.map((t) => [renames[`Value #${t.refId}`] ?? '', t.refId]));
+}
+
+function rawPanel(uid: string, title: string): unknown {
+  const panels = z.object({ panels: z.array(z.object({ title: z.string() }).passthrough()) });
+  return panels.parse(byUid(uid).raw).panels.find((p) => p.title === title);
+}
+
+describe('joined panels', () => {
+  it('the map finds latitude, longitude and state among the joined fields', () => {
+    const panel = rawPanel('cityair-stations', 'Station map');
+    const layer = z
+      .object({
+        options: z.object({
+          layers: z.array(
+            z.object({
+              location: z.object({ mode: z.literal('coords'), latitude: z.string(), longitude: z.string() }),
+              config: z.object({ style: z.object({ color: z.object({ field: z.string() }) }) }),
+            }),
+          ),
+        }),
+      })
+      .parse(panel).options.layers[0];
+    const fields = renamedValueFields(panel);
+    expect(fields.has(layer?.location.latitude ?? '')).toBe(true);
+    expect(fields.has(layer?.location.longitude ?? '')).toBe(true);
+    expect(fields.has(layer?.config.style.color.field ?? '')).toBe(true);
+  });
+
+  it('the station list formats the columns it names', () => {
+    const panel = rawPanel('cityair-stations', 'Station list');
+    const overrides = z
+      .object({
+        fieldConfig: z.object({
+          overrides: z.array(
+            z.object({ matcher: z.object({ id: z.literal('byName'), options: z.string() }) }),
+          ),
+        }),
+      })
+      .parse(panel).fieldConfig.overrides;
+    const fields = renamedValueFields(panel);
+    expect(overrides.map((o) => o.matcher.options).filter((name) => !fields.has(name))).toEqual([]);
+  });
 });
 
 describe('queries', () => {

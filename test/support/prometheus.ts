@@ -50,7 +50,7 @@ export interface RunningPrometheus {
   /** Instant query; a scalar result comes back as one sample without labels. Rejects on a PromQL error. */
   readonly query: (expr: string, timeSeconds?: number) => Promise<Sample[]>;
   readonly targets: () => Promise<Target[]>;
-  /** Waits until `count` targets (default: all configured, at least 1) are healthy; returns them. */
+  /** Waits until `count` targets (default: one per scrape config) are healthy; returns the healthy ones. */
   readonly waitForTargetsUp: (options?: {
     readonly count?: number;
     readonly timeoutMs?: number;
