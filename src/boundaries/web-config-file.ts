@@ -4,6 +4,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
+import { parseDurationMs } from './units.js';
 
 export const CLIENT_AUTH_TYPES = [
   'NoClientCert',
@@ -67,6 +68,8 @@ export interface WebConfig {
   readonly users: ReadonlyMap<string, string>;
   /** Extra response headers (blank values dropped, as the toolkit does). */
   readonly headers: ReadonlyMap<string, string>;
+  /** Requests allowed: one per intervalMs, up to burst at once; undefined: no limit. */
+  readonly rateLimit: { readonly intervalMs: number; readonly burst: number } | undefined;
 }
 
 export type WebConfigResult =
@@ -127,7 +130,15 @@ const fileSchema = z
     basic_auth_users: z
       .record(z.string(), z.string({ error: 'must be a bcrypt hash string' }).nullable())
       .nullish(),
-    rate_limit: unsupported('rate_limit'),
+    rate_limit: z
+      .strictObject({
+        // A duration such as 100ms or 1s; 0 turns the limiter off, as in the toolkit.
+        interval: z
+          .union([text, z.literal(0)], { error: 'must be a duration such as 100ms or 1s' })
+          .optional(),
+        burst: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(0).optional(),
+      })
+      .nullish(),
   })
   .nullish();
 
@@ -201,11 +212,24 @@ function assemble(raw: RawFile, dir: string): WebConfigResult {
     headers.set(name, value);
   }
 
+  let rateLimit: WebConfig['rateLimit'];
+  const limit = raw?.rate_limit;
+  const intervalMs = limit?.interval === undefined ? 0 : parseDurationMs(String(limit.interval).trim());
+  if (intervalMs === undefined)
+    return { ok: false, message: 'rate_limit.interval: must be a duration such as 100ms or 1s' };
+  if (intervalMs > 0) {
+    const burst = limit?.burst ?? 0;
+    // Go's limiter with a burst of 0 refuses every request: surely not what was meant.
+    if (burst < 1)
+      return { ok: false, message: 'rate_limit.burst: must be at least 1 when rate_limit.interval is set' };
+    rateLimit = { intervalMs, burst };
+  }
+
   const tls = raw?.tls_server_config
     ? assembleTls(raw.tls_server_config, dir)
     : { ok: true as const, tls: undefined };
   if (!tls.ok) return tls;
-  return { ok: true, config: { tls: tls.tls, users, headers } };
+  return { ok: true, config: { tls: tls.tls, users, headers, rateLimit } };
 }
 
 function assembleTls(
@@ -250,7 +274,9 @@ function assembleTls(
   const allowedSans = t.client_allowed_sans ?? undefined;
   if (allowedSans && clientAuth !== 'RequireAnyClientCert' && clientAuth !== 'RequireAndVerifyClientCert') {
     // Other policies let a client in without a certificate, leaving no SAN to check.
-    return fail('client_allowed_sans needs client_auth_type RequireAnyClientCert or RequireAndVerifyClientCert');
+    return fail(
+      'client_allowed_sans needs client_auth_type RequireAnyClientCert or RequireAndVerifyClientCert',
+    );
   }
 
   const minVersion = tlsVersion(t.min_version, 'TLSv1.2');

@@ -15,6 +15,7 @@ import { ConfigError } from '../boundaries/config.js';
 import type { ClientAuthType, TlsSettings } from '../boundaries/web-config-file.js';
 import { type BasicAuth, createBasicAuth, createSerializer } from './basic-auth.js';
 import { sanAllowed } from './client-san.js';
+import { createTokenBucket, type TokenBucket } from './token-bucket.js';
 import { type LoadedWebConfig, loadWebConfig, secureContextOptions } from './web-config-loader.js';
 
 /** Liveness probes (kubelet, systemd, load balancers) rarely carry credentials, and "ok" reveals nothing. */
@@ -36,6 +37,7 @@ interface Active {
   readonly loaded: LoadedWebConfig;
   readonly fingerprint: string;
   readonly auth: BasicAuth | undefined;
+  readonly bucket: TokenBucket | undefined;
 }
 
 const FLAG = '--web.config.file (CITYAIR_WEB_CONFIG_FILE)';
@@ -47,11 +49,23 @@ export function createWebSecurity(
   options: { readonly pollIntervalMs?: number; readonly watch?: boolean } = {},
 ): WebSecurity {
   const serializer = createSerializer();
-  const activate = (loaded: LoadedWebConfig, fingerprint: string): Active => ({
-    loaded,
-    fingerprint,
-    auth: loaded.config.users.size > 0 ? createBasicAuth(loaded.config.users, serializer) : undefined,
-  });
+  const activate = (loaded: LoadedWebConfig, fingerprint: string, previous?: Active): Active => {
+    const limit = loaded.config.rateLimit;
+    const before = previous?.loaded.config.rateLimit;
+    // An unchanged limit keeps its bucket, so that a reload is no way to refill it.
+    const sameLimit =
+      limit && before && limit.intervalMs === before.intervalMs && limit.burst === before.burst;
+    return {
+      loaded,
+      fingerprint,
+      auth: loaded.config.users.size > 0 ? createBasicAuth(loaded.config.users, serializer) : undefined,
+      bucket: sameLimit
+        ? previous?.bucket
+        : limit
+          ? createTokenBucket(limit.intervalMs, limit.burst)
+          : undefined,
+    };
+  };
 
   const first = loadWebConfig(path);
   if (!first.ok) throw new ConfigError(`invalid ${FLAG}: ${first.message}`);
@@ -95,7 +109,7 @@ export function createWebSecurity(
       Object.assign(tlsServer, verifyMode(loaded.tls.settings.clientAuth));
       peerPolicy = policyOf(loaded.tls.settings);
     }
-    active = activate(loaded, result.fingerprint);
+    active = activate(loaded, result.fingerprint, active);
     lastFailure = undefined;
     log.info(describe(loaded, path), 'web configuration reloaded');
     rewatch();
@@ -155,16 +169,13 @@ export function createWebSecurity(
     onRequest: async (req, reply) => {
       const current = active;
       for (const [name, value] of current.loaded.config.headers) reply.header(name, value);
-      if (!current.auth || UNAUTHENTICATED_PATHS.has(req.url.split('?')[0] ?? '')) return undefined;
+      if (UNAUTHENTICATED_PATHS.has(req.url.split('?')[0] ?? '')) return undefined;
+      // Before auth, so that a flood is turned away without costing a bcrypt comparison each.
+      if (current.bucket && !current.bucket.take()) return tooManyRequests(reply);
+      if (!current.auth) return undefined;
       const verdict = await current.auth.check(req.headers.authorization);
       if (verdict === 'ok') return undefined;
-      if (verdict === 'busy') {
-        return reply
-          .code(429)
-          .header('retry-after', '1')
-          .type('text/plain; charset=utf-8')
-          .send('too many requests\n');
-      }
+      if (verdict === 'busy') return tooManyRequests(reply);
       return reply
         .code(401)
         .header('www-authenticate', REALM_HEADER)
@@ -187,6 +198,14 @@ export function createWebSecurity(
       watchers.clear();
     },
   };
+}
+
+function tooManyRequests(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(429)
+    .header('retry-after', '1')
+    .type('text/plain; charset=utf-8')
+    .send('too many requests\n');
 }
 
 /**
@@ -236,6 +255,7 @@ function describe(loaded: LoadedWebConfig, file: string): Record<string, unknown
         }
       : {}),
     basic_auth_users: config.users.size,
+    ...(config.rateLimit ? { rate_limit: config.rateLimit } : {}),
     headers: [...config.headers.keys()],
   };
 }

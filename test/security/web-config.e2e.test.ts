@@ -43,7 +43,7 @@ describe('TLS, basic auth and headers', () => {
     const file = writeWebConfig('web.yml', {
       // Relative paths are relative to the config file's directory, as in the Go toolkit.
       tls_server_config: { cert_file: 'server.crt', key_file: 'server.key' },
-      basic_auth_users: { prometheus: hashOf('scrape-secret', 10) },
+      basic_auth_users: { prometheus: hashOf('scrape-secret') },
       http_server_config: { headers: { 'X-Frame-Options': 'deny', 'X-Content-Type-Options': 'nosniff' } },
     });
     const p = await startWith(file);

@@ -87,6 +87,19 @@ describe('createWebSecurity', () => {
     expect(String(errors[0]?.problem)).toMatch(/basic_auth_users\.bob: not a bcrypt hash/);
     expect(await status('/metrics', basic('bob', 'two'))).toBe(200);
 
+    // rate_limit: the bucket is checked before the password; /healthz is outside it.
+    write({ basic_auth_users: { bob: hashOf('two') }, rate_limit: { interval: '1h', burst: 2 } });
+    await eventually(async () =>
+      logged.some((l) => l.msg === 'web configuration reloaded' && l.rate_limit !== undefined)
+        ? true
+        : undefined,
+    );
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await status('/metrics', basic('bob', 'two')));
+    expect(answers).toEqual([200, 200, 429]);
+    expect(await status('/metrics', basic('bob', 'wrong'))).toBe(429);
+    expect(await status('/healthz')).toBe(200);
+
     // Removing every user turns basic auth off, as in the toolkit.
     write('');
     await eventually(async () => ((await status('/metrics')) === 200 ? true : undefined));
