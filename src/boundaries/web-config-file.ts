@@ -32,6 +32,26 @@ const CURVES: Readonly<Record<string, string>> = {
   X25519: 'X25519',
 };
 
+// Go's names of the cipher suites it accepts (tls.CipherSuites()), mapped to OpenSSL's for TLS 1.2 and below.
+// The TLS 1.3 names are accepted and, as in Go, have no effect: TLS 1.3 suites are not configurable there.
+const TLS12_CIPHERS: Readonly<Record<string, string>> = {
+  TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256: 'ECDHE-ECDSA-AES128-GCM-SHA256',
+  TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256: 'ECDHE-RSA-AES128-GCM-SHA256',
+  TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384: 'ECDHE-ECDSA-AES256-GCM-SHA384',
+  TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384: 'ECDHE-RSA-AES256-GCM-SHA384',
+  TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256: 'ECDHE-ECDSA-CHACHA20-POLY1305',
+  TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256: 'ECDHE-RSA-CHACHA20-POLY1305',
+  TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA: 'ECDHE-ECDSA-AES128-SHA',
+  TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA: 'ECDHE-RSA-AES128-SHA',
+  TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA: 'ECDHE-ECDSA-AES256-SHA',
+  TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA: 'ECDHE-RSA-AES256-SHA',
+};
+export const TLS13_CIPHERS: readonly string[] = [
+  'TLS_AES_128_GCM_SHA256',
+  'TLS_AES_256_GCM_SHA384',
+  'TLS_CHACHA20_POLY1305_SHA256',
+];
+
 /**
  * The toolkit lets only these headers be set, some only to fixed values, so that a web config cannot be used
  * to smuggle arbitrary headers (or break the exposition format's Content-Type).
@@ -57,6 +77,8 @@ export interface TlsSettings {
   /** OpenSSL curve names, in preference order; undefined keeps Node's default. */
   readonly curves: readonly string[] | undefined;
   readonly honorCipherOrder: boolean;
+  /** OpenSSL names of the TLS 1.2 suites allowed, in order; undefined keeps Node's default. */
+  readonly cipherSuites: readonly string[] | undefined;
   /** Client certificates must carry one of these SAN values (DNS, IP, e-mail or URI); undefined: any. */
   readonly allowedSans: readonly string[] | undefined;
 }
@@ -75,20 +97,6 @@ export interface WebConfig {
 export type WebConfigResult =
   | { readonly ok: true; readonly config: WebConfig }
   | { readonly ok: false; readonly message: string };
-
-/** Keys the toolkit knows but we do not implement: refusing them beats ignoring a security setting. */
-const unsupported = (what: string) =>
-  z
-    .unknown()
-    .superRefine((value, ctx) => {
-      if (value !== undefined && value !== null) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${what} is part of the exporter-toolkit format but not supported by cityair-exporter; remove it`,
-        });
-      }
-    })
-    .optional();
 
 const text = z.string({ error: 'must be a string' });
 // bcrypt in modular crypt format: $2a$, $2b$ or $2y$ (htpasswd), two-digit cost, 53 characters of salt+hash.
@@ -112,7 +120,7 @@ const tlsSchema = z
     max_version: text.optional(),
     curve_preferences: z.array(text).nullish(),
     prefer_server_cipher_suites: z.boolean({ error: 'must be true or false' }).optional(),
-    cipher_suites: unsupported('cipher_suites'),
+    cipher_suites: z.array(text).nullish(),
     client_allowed_sans: z.array(text).nullish(),
   })
   .nullish();
@@ -300,6 +308,25 @@ function assembleTls(
     }
   }
 
+  let cipherSuites: string[] | undefined;
+  if (t.cipher_suites && t.cipher_suites.length > 0) {
+    cipherSuites = [];
+    for (const name of t.cipher_suites) {
+      const openssl = TLS12_CIPHERS[name];
+      if (openssl) cipherSuites.push(openssl);
+      else if (!TLS13_CIPHERS.includes(name)) {
+        return fail(
+          `cipher_suites: unknown or insecure cipher suite "${name}"; one of ${Object.keys(TLS12_CIPHERS).join(', ')}`,
+        );
+      }
+    }
+    if (cipherSuites.length === 0 && VERSION_ORDER.indexOf(minVersion) < VERSION_ORDER.indexOf('TLSv1.3')) {
+      return fail(
+        'cipher_suites lists only TLS 1.3 suites, which cannot be chosen; list TLS 1.2 suites or set min_version: TLS13',
+      );
+    }
+  }
+
   return {
     ok: true,
     tls: {
@@ -311,6 +338,7 @@ function assembleTls(
       maxVersion,
       curves,
       honorCipherOrder: t.prefer_server_cipher_suites ?? true,
+      cipherSuites,
       allowedSans,
     },
   };

@@ -8,6 +8,7 @@ import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import {
   type PemSource,
   parseWebConfig,
+  TLS13_CIPHERS,
   type TlsSettings,
   type WebConfig,
 } from '../boundaries/web-config-file.js';
@@ -110,5 +111,7 @@ export function secureContextOptions(m: TlsMaterial): SecureContextOptions {
   };
   if (m.clientCa) options.ca = m.clientCa;
   if (m.settings.curves) options.ecdhCurve = m.settings.curves.join(':');
+  // Node takes TLS 1.2 and 1.3 suites in one list and would drop TLS 1.3 if none of its suites were in it.
+  if (m.settings.cipherSuites) options.ciphers = [...m.settings.cipherSuites, ...TLS13_CIPHERS].join(':');
   return options;
 }

@@ -1,7 +1,9 @@
 // The exporter-toolkit YAML: what it accepts, and the one-line message for each way it can be wrong.
 import { X509Certificate } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { type ConnectionOptions, createServer as createTlsServer, connect as tlsConnect } from 'node:tls';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -9,7 +11,7 @@ import { parseWebConfig } from '../../src/boundaries/web-config-file.js';
 import { createBasicAuth, createSerializer, parseBasic } from '../../src/http/basic-auth.js';
 import { canonicalIp, certificateSans, sanAllowed } from '../../src/http/client-san.js';
 import { createTokenBucket } from '../../src/http/token-bucket.js';
-import { loadWebConfig } from '../../src/http/web-config-loader.js';
+import { loadWebConfig, secureContextOptions } from '../../src/http/web-config-loader.js';
 import { createTestPki, type IssuedCert, type TestPki } from '../support/certs.js';
 import { basic, hashOf } from './helpers.js';
 
@@ -151,9 +153,14 @@ describe('parseWebConfig', () => {
       /unknown curve "P256"/,
     ],
     [
-      'cipher_suites',
-      { tls_server_config: { cipher_suites: ['TLS_AES_128_GCM_SHA256'] } },
-      /cipher_suites is part of the exporter-toolkit format but not supported/,
+      'an unknown or insecure cipher suite',
+      { tls_server_config: { cert_file: 'a', key_file: 'b', cipher_suites: ['TLS_RSA_WITH_RC4_128_SHA'] } },
+      /cipher_suites: unknown or insecure cipher suite "TLS_RSA_WITH_RC4_128_SHA"; one of TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256/,
+    ],
+    [
+      'only TLS 1.3 suites with TLS 1.2 allowed',
+      { tls_server_config: { cert_file: 'a', key_file: 'b', cipher_suites: ['TLS_AES_128_GCM_SHA256'] } },
+      /cipher_suites lists only TLS 1.3 suites/,
     ],
     [
       'client_allowed_sans with a policy that lets clients in without a certificate',
@@ -243,6 +250,39 @@ describe('loadWebConfig', () => {
     // The key file's content never appears in a message.
     expect(JSON.stringify(mismatch)).not.toContain(server.key.split('\n')[1]);
     expect(key.ok).toBe(true);
+  });
+
+  it('limits TLS 1.2 to the cipher_suites given and leaves TLS 1.3 as it is', async () => {
+    const r = load({
+      tls_server_config: {
+        cert_file: 'server.crt',
+        key_file: 'server.key',
+        cipher_suites: ['TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384'],
+      },
+    });
+    if (!r.ok || !r.loaded.tls) throw new Error('expected TLS');
+    const server = createTlsServer(secureContextOptions(r.loaded.tls), (s) => s.end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const handshake = (options: ConnectionOptions): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = tlsConnect({ host: '127.0.0.1', port, ca: pki.ca.cert, ...options }, () => {
+          resolve(`${socket.getProtocol()} ${socket.getCipher().standardName}`);
+          socket.destroy();
+        });
+        socket.on('error', reject);
+      });
+    try {
+      expect(await handshake({ maxVersion: 'TLSv1.2' })).toBe(
+        'TLSv1.2 TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384',
+      );
+      await expect(
+        handshake({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256' }),
+      ).rejects.toThrow();
+      expect(await handshake({})).toMatch(/^TLSv1\.3 TLS_/);
+    } finally {
+      server.close();
+    }
   });
 
   it('reports an unreadable config file by name', () => {
