@@ -73,6 +73,7 @@ export function createWebSecurity(
   let lastFailure: string | undefined;
   const servesTls = first.loaded.tls !== undefined;
   log.info(describe(active.loaded, path), 'web configuration loaded');
+  warnIfExpired(active.loaded, path, log);
 
   let tlsServer: TlsServer | undefined;
   // The policy in force on the server: a reload that drops TLS from the file leaves it (and HTTPS) as it was.
@@ -112,6 +113,7 @@ export function createWebSecurity(
     active = activate(loaded, result.fingerprint, active);
     lastFailure = undefined;
     log.info(describe(loaded, path), 'web configuration reloaded');
+    warnIfExpired(loaded, path, log);
     rewatch();
   };
 
@@ -239,6 +241,14 @@ function acceptsPeer(policy: PeerPolicy, socket: TLSSocket): boolean {
       return cert === undefined || socket.authorized;
     case 'RequireAndVerifyClientCert':
       return cert !== undefined && socket.authorized;
+  }
+}
+
+/** Clients refuse an expired certificate; the log should say why scrapes started failing. */
+function warnIfExpired(loaded: LoadedWebConfig, file: string, log: Logger): void {
+  const notAfter = loaded.tls ? Date.parse(loaded.tls.notAfter) : Number.NaN;
+  if (notAfter < Date.now()) {
+    log.warn({ file, cert_not_after: loaded.tls?.notAfter }, 'the TLS server certificate has expired');
   }
 }
 
