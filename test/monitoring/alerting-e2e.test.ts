@@ -24,7 +24,9 @@ const withOffline = (ids: ReadonlySet<number>): ApiPost[] =>
   allOnline.map((p) => (ids.has(p.id) ? { ...p, isOnline: false } : p));
 const FEW = new Set(allOnline.slice(0, 2).map((p) => p.id));
 const MANY = new Set(allOnline.slice(0, 20).map((p) => p.id));
-const PHASE_MS = 30_000;
+// A phase waits for the exporter's backoff (1 s doubling) after the failures of the previous one.
+const PHASE_MS = 40_000;
+const TEST_MS = PHASE_MS + 5_000;
 
 const installed = prometheusPath() !== undefined && alertmanagerPath() !== undefined;
 
@@ -65,57 +67,81 @@ describe.skipIf(!installed)('alerts reach a webhook through Prometheus and Alert
   });
 
   // The phases build on each other, in this order.
-  it('stays quiet while every station is online and the API answers', async () => {
-    await prom.waitForQuery('cityair_stations{state="online"}', (s) => s[0]?.value === allOnline.length);
-    // Four seconds of healthy data: longer than the shortened `for:`, so anything wrong would be firing by now.
-    await prom.waitForQuery('count_over_time(cityair_up[1m])', (s) => (s[0]?.value ?? 0) >= 5);
-    expect((await prom.alerts()).map((a) => `${a.labels.alertname} ${a.state}`)).toEqual([]);
-    expect(webhook.alerts()).toEqual([]);
-  });
+  it(
+    'stays quiet while every station is online and the API answers',
+    async () => {
+      await prom.waitForQuery('cityair_stations{state="online"}', (s) => s[0]?.value === allOnline.length);
+      // Four seconds of healthy data: longer than the shortened `for:`, so anything wrong would be firing by now.
+      await prom.waitForQuery('count_over_time(cityair_up[1m])', (s) => (s[0]?.value ?? 0) >= 5);
+      expect((await prom.alerts()).map((a) => `${a.labels.alertname} ${a.state}`)).toEqual([]);
+      expect(webhook.alerts()).toEqual([]);
+    },
+    TEST_MS,
+  );
 
-  it('notifies the stations taken offline, by name, to the notify receiver', async () => {
-    sim.setPosts(withOffline(FEW));
-    for (const id of FEW) {
-      const alert = await firing('CityAirStationOffline', (a) => a.labels.id === String(id));
-      const post = allOnline.find((p) => p.id === id);
-      expect(alert.receiver).toBe('cityair-notify');
-      expect(alert.labels).toMatchObject({ severity: 'warning', job: JOB, instance, name: post?.name });
-      expect(alert.annotations.description).toContain(`"${post?.name}"`);
-      expect(alert.annotations.runbook_url).toMatch(/runbook\.md#cityairstationoffline$/);
-    }
-  });
+  it(
+    'notifies the stations taken offline, by name, to the notify receiver',
+    async () => {
+      sim.setPosts(withOffline(FEW));
+      for (const id of FEW) {
+        const alert = await firing('CityAirStationOffline', (a) => a.labels.id === String(id));
+        const post = allOnline.find((p) => p.id === id);
+        expect(alert.receiver).toBe('cityair-notify');
+        expect(alert.labels).toMatchObject({ severity: 'warning', job: JOB, instance, name: post?.name });
+        expect(alert.annotations.description).toContain(`"${post?.name}"`);
+        expect(alert.annotations.runbook_url).toMatch(/runbook\.md#cityairstationoffline$/);
+      }
+    },
+    TEST_MS,
+  );
 
-  it('pages when half the network is offline, and reports rejected elements', async () => {
-    sim.setPosts([...withOffline(MANY), { id: 'not-a-number', name: 42 }]);
-    const many = await firing('CityAirManyStationsOffline');
-    expect(many.receiver).toBe('cityair-page');
-    expect(many.labels).toMatchObject({ severity: 'critical', job: JOB, instance });
-    expect(many.annotations.description).toMatch(/^50% of the stations/);
+  it(
+    'pages when half the network is offline, and reports rejected elements',
+    async () => {
+      sim.setPosts([...withOffline(MANY), { id: 'not-a-number', name: 42 }]);
+      const many = await firing('CityAirManyStationsOffline');
+      expect(many.receiver).toBe('cityair-page');
+      expect(many.labels).toMatchObject({ severity: 'critical', job: JOB, instance });
+      expect(many.annotations.description).toMatch(/^50% of the stations/);
 
-    const rejected = await firing('CityAirStationsRejected');
-    expect(rejected.receiver).toBe('cityair-notify');
-    expect(rejected.labels).toMatchObject({ severity: 'info', reason: 'invalid', instance });
-  });
+      const rejected = await firing('CityAirStationsRejected');
+      expect(rejected.receiver).toBe('cityair-notify');
+      expect(rejected.labels).toMatchObject({ severity: 'info', reason: 'invalid', instance });
+    },
+    TEST_MS,
+  );
 
-  it('warns when the CityAir API fails', async () => {
-    sim.setFault({ kind: 'status', status: 503 });
-    const failing = await firing('CityAirUpstreamFailing');
-    expect(failing.receiver).toBe('cityair-notify');
-    expect(failing.labels).toMatchObject({ severity: 'warning', job: JOB, instance });
-  });
+  it(
+    'warns when the CityAir API fails',
+    async () => {
+      sim.setFault({ kind: 'status', status: 503 });
+      const failing = await firing('CityAirUpstreamFailing');
+      expect(failing.receiver).toBe('cityair-notify');
+      expect(failing.labels).toMatchObject({ severity: 'warning', job: JOB, instance });
+    },
+    TEST_MS,
+  );
 
-  it('warns when the CityAir API rate limits the exporter', async () => {
-    sim.setFault({ kind: 'status', status: 429, retryAfter: '1' });
-    const limited = await firing('CityAirUpstreamRateLimited');
-    expect(limited.labels).toMatchObject({ severity: 'warning', job: JOB, instance });
-  });
+  it(
+    'warns when the CityAir API rate limits the exporter',
+    async () => {
+      sim.setFault({ kind: 'status', status: 429, retryAfter: '1' });
+      const limited = await firing('CityAirUpstreamRateLimited');
+      expect(limited.labels).toMatchObject({ severity: 'warning', job: JOB, instance });
+    },
+    TEST_MS,
+  );
 
-  it('pages when Prometheus can no longer scrape the exporter', async () => {
-    await exporter.stop();
-    const down = await firing('CityAirExporterDown');
-    expect(down.receiver).toBe('cityair-page');
-    expect(down.labels).toMatchObject({ severity: 'critical', job: JOB, instance });
-  });
+  it(
+    'pages when Prometheus can no longer scrape the exporter',
+    async () => {
+      await exporter.stop();
+      const down = await firing('CityAirExporterDown');
+      expect(down.receiver).toBe('cityair-page');
+      expect(down.labels).toMatchObject({ severity: 'critical', job: JOB, instance });
+    },
+    TEST_MS,
+  );
 
   it('sent nothing it should not have', () => {
     const expected = new Set([

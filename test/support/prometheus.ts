@@ -19,7 +19,9 @@ export interface PrometheusOptions {
   readonly ruleFiles?: readonly RuleFile[];
   /** e.g. http://127.0.0.1:9093; alerts are sent there when set. */
   readonly alertmanagerUrl?: string;
+  /** Default 1s, so a test sees data in seconds; the scrape timeout defaults to the same. */
   readonly scrapeInterval?: string;
+  readonly scrapeTimeout?: string;
   readonly evaluationInterval?: string;
   /** Extra files written next to prometheus.yml before start (certificates, keys); name -> content. */
   readonly files?: Readonly<Record<string, string>>;
@@ -142,10 +144,11 @@ async function writeRuleFiles(dir: string, files: readonly RuleFile[]): Promise<
 }
 
 function configFor(options: PrometheusOptions, ruleNames: readonly string[]): Record<string, unknown> {
+  const interval = options.scrapeInterval ?? '1s';
   const config: Record<string, unknown> = {
     global: {
-      scrape_interval: options.scrapeInterval ?? '1s',
-      scrape_timeout: '1s',
+      scrape_interval: interval,
+      scrape_timeout: options.scrapeTimeout ?? interval,
       evaluation_interval: options.evaluationInterval ?? '1s',
     },
     rule_files: ruleNames,
