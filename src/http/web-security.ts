@@ -7,7 +7,7 @@
 // the running configuration stays and the problem is logged once.
 import { type FSWatcher, watch } from 'node:fs';
 import type { Server as NetServer } from 'node:net';
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 import { type TLSSocket, type TlsOptions, Server as TlsServer } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -82,7 +82,16 @@ export function createWebSecurity(
   let debounce: NodeJS.Timeout | undefined;
   let poll: NodeJS.Timeout | undefined;
 
+  // Runs from timers: whatever goes wrong is logged here, never allowed to become an uncaught exception.
   const reload = (): void => {
+    try {
+      reloadNow();
+    } catch (err) {
+      log.error({ err, file: path }, 'web configuration reload failed: keeping the previous one');
+    }
+  };
+
+  const reloadNow = (): void => {
     const result = loadWebConfig(path);
     if (result.fingerprint === active.fingerprint) return;
     if (!result.ok) {
@@ -124,20 +133,14 @@ export function createWebSecurity(
   };
 
   const rewatch = (): void => {
-    const names = new Map<string, Set<string>>();
-    for (const file of active.loaded.files) {
-      const dir = dirname(file);
-      const set = names.get(dir) ?? new Set<string>();
-      set.add(basename(file));
-      names.set(dir, set);
-    }
+    const dirs = new Set(active.loaded.files.map((file) => dirname(file)));
     for (const [dir, watcher] of watchers) {
-      if (!names.has(dir)) {
+      if (!dirs.has(dir)) {
         watcher.close();
         watchers.delete(dir);
       }
     }
-    for (const dir of names.keys()) {
+    for (const dir of dirs) {
       if (watchers.has(dir) || options.watch === false) continue;
       try {
         // Any event in the directory triggers a full re-read: editors and cert tools rename temp files into
