@@ -53,7 +53,9 @@ export async function startExporter(
   recordAttempt = metrics.recordAttempt;
 
   const app = buildServer({ config, log, refresher, metrics, version: build.version, web });
-  const url = await listen(app, config.web.host, config.web.port);
+  const bound = await listen(app, config.web.host, config.web.port);
+  // A wildcard bind is reachable on localhost; say so in a form a person can click.
+  const url = bound.replace(/\/\/(\[::\]|0\.0\.0\.0)(?=:)/, '//localhost');
   web?.attach(app.server);
   log.info(
     {
