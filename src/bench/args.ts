@@ -51,7 +51,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   return {
     sizes: f.sizes ?? (quick ? [200] : [1000, 10_000, 100_000]),
     scrapes: f.scrapes ?? (quick ? 20 : undefined),
-    memoryStations: f['memory-stations'] ?? (quick ? 50 : 1000),
+    memoryStations: f['memory-stations'] ?? 1000,
     memoryScrapes: [500, 5000],
     concurrent: f.concurrent ?? 100,
     quick,

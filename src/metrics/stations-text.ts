@@ -68,6 +68,10 @@ class Writer {
     this.pos = pos;
   }
 
+  newline(): void {
+    this.buf[this.pos++] = 0x0a;
+  }
+
   text(text: string): void {
     this.pos += this.buf.write(text, this.pos, 'utf8');
   }
@@ -120,63 +124,79 @@ interface Layout {
 // prom-client prints them (`${value}`), which Prometheus parses back to the same float64.
 const optional = (v: number | undefined): string | undefined => (v === undefined ? undefined : String(v));
 
-function layout(list: StationList): Layout {
-  const { stations } = list;
-  const n = stations.length;
-  const ids = new Array<string>(n);
-  const latitudes = new Array<string | undefined>(n);
-  const longitudes = new Array<string | undefined>(n);
-  const offsets = new Array<string | undefined>(n);
-  let online = 0;
-  let lat = 0;
-  let lon = 0;
-  let off = 0;
-  let size = 0;
-  for (let i = 0; i < n; i++) {
+interface Sizes {
+  online: number;
+  stationLines: number;
+  latitude: number;
+  longitude: number;
+  utcOffset: number;
+}
+
+// The loop lives alone: V8 compiled it on the stack while the code after it had never run, and deoptimised on
+// every call there, leaving most of each refresh in the interpreter (seen with --trace-deopt).
+function measure(stations: readonly Station[], numbers: Omit<Layout, 'headers' | 'trailer' | 'size'>): Sizes {
+  const sizes: Sizes = { online: 0, stationLines: 0, latitude: 0, longitude: 0, utcOffset: 0 };
+  for (let i = 0; i < stations.length; i++) {
     const s = stations[i] as Station;
     const id = String(s.id);
-    ids[i] = id;
-    if (s.online) online++;
+    numbers.ids[i] = id;
+    if (s.online) sizes.online++;
     const name = labelValueBytes(s.name);
     const tz = labelValueBytes(s.tz);
-    size += INFO_OPEN.length + id.length + NAME.length + name + DESCRIPTION.length;
-    size += labelValueBytes(s.description) + TZ.length + tz + ONE.length;
-    size += ONLINE_OPEN.length + id.length + NAME.length + name + TZ.length + tz + ONLINE_1.length;
-    const la = optional(s.latitude);
-    const lo = optional(s.longitude);
-    const of = optional(s.utcOffsetSeconds);
-    latitudes[i] = la;
-    longitudes[i] = lo;
-    offsets[i] = of;
-    if (la !== undefined) lat += LAT_OPEN.length + id.length + CLOSE.length + la.length + 1;
-    if (lo !== undefined) lon += LON_OPEN.length + id.length + CLOSE.length + lo.length + 1;
-    if (of !== undefined) off += OFFSET_OPEN.length + id.length + CLOSE.length + of.length + 1;
+    sizes.stationLines +=
+      INFO_OPEN.length + id.length + NAME.length + name + DESCRIPTION.length + labelValueBytes(s.description);
+    sizes.stationLines += TZ.length + tz + ONE.length;
+    sizes.stationLines +=
+      ONLINE_OPEN.length + id.length + NAME.length + name + TZ.length + tz + ONLINE_1.length;
+    const lat = optional(s.latitude);
+    const lon = optional(s.longitude);
+    const off = optional(s.utcOffsetSeconds);
+    numbers.latitudes[i] = lat;
+    numbers.longitudes[i] = lon;
+    numbers.offsets[i] = off;
+    if (lat !== undefined) sizes.latitude += LAT_OPEN.length + id.length + CLOSE.length + lat.length + 1;
+    if (lon !== undefined) sizes.longitude += LON_OPEN.length + id.length + CLOSE.length + lon.length + 1;
+    if (off !== undefined) sizes.utcOffset += OFFSET_OPEN.length + id.length + CLOSE.length + off.length + 1;
   }
-  const headers = {
-    latitude: lat > 0 ? header(M.latitude) : '',
-    longitude: lon > 0 ? header(M.longitude) : '',
-    utcOffset: off > 0 ? header(M.utcOffset) : '',
+  return sizes;
+}
+
+function layout(list: StationList): Layout {
+  const n = list.stations.length;
+  const numbers = {
+    ids: new Array<string>(n),
+    latitudes: new Array<string | undefined>(n),
+    longitudes: new Array<string | undefined>(n),
+    offsets: new Array<string | undefined>(n),
   };
+  const sizes = measure(list.stations, numbers);
+  const headers = {
+    latitude: sizes.latitude > 0 ? header(M.latitude) : '',
+    longitude: sizes.longitude > 0 ? header(M.longitude) : '',
+    utcOffset: sizes.utcOffset > 0 ? header(M.utcOffset) : '',
+  };
+  const { online } = sizes;
   const trailer =
     `${header(M.count)}${M.count.name}{state="online"} ${online}\n${M.count.name}{state="offline"} ${n - online}\n` +
     `${header(M.rejected)}${M.rejected.name}{reason="invalid"} ${list.rejected.invalid}\n` +
     `${M.rejected.name}{reason="duplicate"} ${list.rejected.duplicate}\n`;
-  const families = n > 0 ? Buffer.byteLength(header(M.info)) + Buffer.byteLength(header(M.online)) : 0;
-  size +=
-    families + lat + lon + off + Buffer.byteLength(headers.latitude) + Buffer.byteLength(headers.longitude);
-  size += Buffer.byteLength(headers.utcOffset) + Buffer.byteLength(trailer);
-  return { ids, latitudes, longitudes, offsets, headers, trailer, size };
+  const stationHeaders = n > 0 ? Buffer.byteLength(header(M.info)) + Buffer.byteLength(header(M.online)) : 0;
+  const size =
+    stationHeaders +
+    sizes.stationLines +
+    sizes.latitude +
+    sizes.longitude +
+    sizes.utcOffset +
+    Buffer.byteLength(headers.latitude + headers.longitude + headers.utcOffset + trailer);
+  return { ...numbers, headers, trailer, size };
 }
 
 function writeNumberFamily(
   w: Writer,
-  head: string,
   open: Uint8Array,
   ids: readonly string[],
   values: readonly (string | undefined)[],
 ): void {
-  if (head === '') return;
-  w.text(head);
   for (let i = 0; i < ids.length; i++) {
     const v = values[i];
     if (v === undefined) continue;
@@ -184,7 +204,35 @@ function writeNumberFamily(
     w.ascii(ids[i] as string);
     w.bytes(CLOSE);
     w.ascii(v);
-    w.buf[w.pos++] = 0x0a;
+    w.newline();
+  }
+}
+
+function writeInfo(w: Writer, stations: readonly Station[], ids: readonly string[]): void {
+  for (let i = 0; i < stations.length; i++) {
+    const s = stations[i] as Station;
+    w.bytes(INFO_OPEN);
+    w.ascii(ids[i] as string);
+    w.bytes(NAME);
+    w.labelValue(s.name);
+    w.bytes(DESCRIPTION);
+    w.labelValue(s.description);
+    w.bytes(TZ);
+    w.labelValue(s.tz);
+    w.bytes(ONE);
+  }
+}
+
+function writeOnline(w: Writer, stations: readonly Station[], ids: readonly string[]): void {
+  for (let i = 0; i < stations.length; i++) {
+    const s = stations[i] as Station;
+    w.bytes(ONLINE_OPEN);
+    w.ascii(ids[i] as string);
+    w.bytes(NAME);
+    w.labelValue(s.name);
+    w.bytes(TZ);
+    w.labelValue(s.tz);
+    w.bytes(s.online ? ONLINE_1 : ONLINE_0);
   }
 }
 
@@ -195,40 +243,30 @@ export function renderStationText(list: StationList): Buffer {
   const w = new Writer(Buffer.allocUnsafe(l.size));
   if (stations.length > 0) {
     w.text(header(M.info));
-    for (let i = 0; i < stations.length; i++) {
-      const s = stations[i] as Station;
-      w.bytes(INFO_OPEN);
-      w.ascii(l.ids[i] as string);
-      w.bytes(NAME);
-      w.labelValue(s.name);
-      w.bytes(DESCRIPTION);
-      w.labelValue(s.description);
-      w.bytes(TZ);
-      w.labelValue(s.tz);
-      w.bytes(ONE);
-    }
+    writeInfo(w, stations, l.ids);
     w.text(header(M.online));
-    for (let i = 0; i < stations.length; i++) {
-      const s = stations[i] as Station;
-      w.bytes(ONLINE_OPEN);
-      w.ascii(l.ids[i] as string);
-      w.bytes(NAME);
-      w.labelValue(s.name);
-      w.bytes(TZ);
-      w.labelValue(s.tz);
-      w.bytes(s.online ? ONLINE_1 : ONLINE_0);
-    }
+    writeOnline(w, stations, l.ids);
   }
-  writeNumberFamily(w, l.headers.latitude, LAT_OPEN, l.ids, l.latitudes);
-  writeNumberFamily(w, l.headers.longitude, LON_OPEN, l.ids, l.longitudes);
-  writeNumberFamily(w, l.headers.utcOffset, OFFSET_OPEN, l.ids, l.offsets);
+  const families = [
+    [l.headers.latitude, LAT_OPEN, l.latitudes],
+    [l.headers.longitude, LON_OPEN, l.longitudes],
+    [l.headers.utcOffset, OFFSET_OPEN, l.offsets],
+  ] as const;
+  for (const [head, open, values] of families) {
+    if (head === '') continue;
+    w.text(head);
+    writeNumberFamily(w, open, l.ids, values);
+  }
   w.text(l.trailer);
   // A wrong size would mean a truncated or padded exposition: fail the refresh loudly instead.
   if (w.pos !== l.size) throw new Error(`station text is ${w.pos} bytes, expected ${l.size}`);
   return w.buf;
 }
 
-/** The same text as a string, for callers that want one; renderStationText avoids the decode. */
+/**
+ * The same text as a string, for callers that encode it themselves. Prefer renderStationText: this decodes its
+ * bytes again (measured cheaper at 100,000 stations than joining string chunks, and it keeps one implementation).
+ */
 export function renderStationFamilies(list: StationList): string {
   return renderStationText(list).toString('utf8');
 }

@@ -1,0 +1,30 @@
+// `npm run bench --quick` end to end with tiny lists: it must produce its table and pass its own correctness
+// checks (single flight, flat memory). Timing is never asserted here: the machine is shared and noisy.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const BENCH = fileURLToPath(new URL('../dist/bench/main.js', import.meta.url));
+
+describe('npm run bench -- --quick', () => {
+  it('prints the table and passes the single-flight and memory checks', { timeout: 120_000 }, () => {
+    const run = spawnSync(process.execPath, [BENCH, '--quick'], { encoding: 'utf8', timeout: 110_000 });
+    const out = `${run.stdout}\n${run.stderr}`;
+    expect(run.status, out).toBe(0);
+    expect(run.stdout).toMatch(/^\| stations \| mode +\| +n \| median ms \| p99 ms \|/m);
+    for (const mode of ['lower bound', 'on-demand', 'cached']) {
+      expect(run.stdout, mode).toMatch(new RegExp(`^\\| 200 +\\| ${mode} +\\|`, 'm'));
+    }
+    expect(run.stdout).toMatch(
+      /^- PASS single flight .*: 1 upstream request\(s\), 100\/100 scrapes answered 200$/m,
+    );
+    expect(run.stdout).toMatch(/^- PASS memory flat /m);
+    expect(run.stdout).not.toContain('Problems:');
+  });
+
+  it('rejects a bad flag with usage and exit code 2', () => {
+    const run = spawnSync(process.execPath, [BENCH, '--sizes=ten'], { encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('usage: npm run bench');
+  });
+});
