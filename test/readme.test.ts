@@ -1,6 +1,7 @@
 // README.md is the front door: its tables must match the code, and its commands must exist.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { z } from 'zod';
 import { SETTINGS } from '../src/boundaries/config.js';
 import { EXPORTER_METRICS, STATION_METRICS } from '../src/metrics/catalog.js';
@@ -25,6 +26,15 @@ describe('README', () => {
     for (const m of [...Object.values(STATION_METRICS), ...Object.values(EXPORTER_METRICS)]) {
       expect(readme, m.name).toContain(`\`${m.name}\``);
     }
+  });
+
+  it('lists every alert of the shipped rules file', () => {
+    const rules = z
+      .object({ groups: z.array(z.object({ rules: z.array(z.object({ alert: z.string().optional() })) })) })
+      .parse(parse(readFileSync(new URL('../deploy/prometheus/cityair-rules.yml', import.meta.url), 'utf8')));
+    const alerts = rules.groups.flatMap((g) => g.rules.flatMap((r) => (r.alert ? [r.alert] : [])));
+    expect(alerts.length).toBeGreaterThan(5);
+    for (const alert of alerts) expect(readme, alert).toContain(`| \`${alert}\` |`);
   });
 
   it('gives quick-start commands that exist, and CI runs the same test command', () => {
