@@ -12,6 +12,13 @@ export interface ExporterUnderTest {
   readonly stop: () => Promise<void>;
 }
 
+// Exporters still running when the bench dies (a CI timeout, Ctrl-C) would otherwise outlive it, listening.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 export async function startExporter(
   upstreamUrl: string,
   args: readonly string[],
@@ -21,6 +28,8 @@ export async function startExporter(
     [MAIN, '--web.listen-address=127.0.0.1:0', `--upstream.url=${upstreamUrl}`, ...args],
     { env: { PATH: process.env.PATH ?? '', CITYAIR_API_KEY: 'bench' }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const url = await listeningAddress(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
