@@ -1,5 +1,5 @@
 // `npm run bench --quick` end to end with tiny lists: it must produce its table and pass its own correctness
-// checks (single flight, flat memory). Timing is never asserted here: the machine is shared and noisy.
+// single-flight check. Timing is never asserted here: the machine is shared and noisy.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -7,8 +7,12 @@ import { describe, expect, it } from 'vitest';
 const BENCH = fileURLToPath(new URL('../dist/bench/main.js', import.meta.url));
 
 describe('npm run bench -- --quick', () => {
-  it('prints the table and passes the single-flight and memory checks', { timeout: 300_000 }, () => {
-    const run = spawnSync(process.execPath, [BENCH, '--quick'], { encoding: 'utf8', timeout: 290_000 });
+  // Flat memory takes 5,000 scrapes to show and is proven by the full `npm run bench` (docs/benchmarks.md).
+  it('prints the table and passes the single-flight check', { timeout: 120_000 }, () => {
+    const run = spawnSync(process.execPath, [BENCH, '--quick', '--skip-memory'], {
+      encoding: 'utf8',
+      timeout: 110_000,
+    });
     const out = `${run.stdout}\n${run.stderr}`;
     expect(run.status, out).toBe(0);
     expect(run.stdout).toMatch(/^\| stations \| mode +\| +n \| median ms \| p99 ms \|/m);
@@ -18,7 +22,7 @@ describe('npm run bench -- --quick', () => {
     expect(run.stdout).toMatch(
       /^- PASS single flight .*: 1 upstream request\(s\), 100\/100 scrapes answered 200$/m,
     );
-    expect(run.stdout).toMatch(/^- PASS memory flat /m);
+    expect(run.stdout).not.toMatch(/memory flat/);
     expect(run.stdout).not.toContain('Problems:');
   });
 

@@ -9,6 +9,8 @@ export interface BenchOptions {
   readonly memoryScrapes: readonly [number, number];
   readonly concurrent: number;
   readonly quick: boolean;
+  /** Leaves out the 5,000-scrape memory check: the smoke test's correctness run needs no minutes of it. */
+  readonly skipMemory: boolean;
   /** Markdown file to (re)write with the machine, the command and the table. */
   readonly out: string | undefined;
 }
@@ -27,12 +29,13 @@ const flagsSchema = z
     'memory-stations': count.optional(),
     concurrent: count.max(1000).optional(),
     quick: z.literal(true).optional(),
+    'skip-memory': z.literal(true).optional(),
     out: z.string().min(1).optional(),
   })
   .strict();
 
 export const USAGE = `usage: npm run bench -- [--sizes=1000,10000,100000] [--scrapes=N] [--memory-stations=N]
-                         [--concurrent=100] [--quick] [--out=docs/benchmarks.md]`;
+                         [--concurrent=100] [--quick] [--skip-memory] [--out=docs/benchmarks.md]`;
 
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const raw: Record<string, string | true> = {};
@@ -55,6 +58,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     memoryScrapes: [500, 5000],
     concurrent: f.concurrent ?? 100,
     quick,
+    skipMemory: f['skip-memory'] === true,
     out: f.out,
   };
 }

@@ -225,7 +225,7 @@ async function run(options: BenchOptions): Promise<{ text: string; failed: boole
   }
   const checks = [
     await checkSingleFlight(options.sizes[0] ?? 1000, options.concurrent),
-    await checkMemory(options.memoryStations, options.memoryScrapes),
+    ...(options.skipMemory ? [] : [await checkMemory(options.memoryStations, options.memoryScrapes)]),
   ];
   const targets = judgeTargets(rows);
   const parts = [

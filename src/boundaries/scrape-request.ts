@@ -18,7 +18,10 @@ export function scrapeWaitMs(
   upstreamTimeoutMs: number,
   offsetMs: number,
 ): number {
-  const parsed = seconds.safeParse(Array.isArray(header) ? header[0] : header);
+  const value = Array.isArray(header) ? header[0] : header;
+  // Most scrapes by hand carry no header: skip building a zod error for them.
+  if (value === undefined) return upstreamTimeoutMs;
+  const parsed = seconds.safeParse(value);
   if (!parsed.success) return upstreamTimeoutMs;
   return Math.max(0, Math.min(upstreamTimeoutMs, parsed.data * 1000 - offsetMs));
 }
