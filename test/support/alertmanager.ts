@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import { binaryPath, freePort, makeTempDir, startDaemon, waitFor } from './daemon.js';
+import { binaryPath, freePort, makeTempDir, startDaemon, waitFor, waitUntilReady } from './daemon.js';
 
 export function alertmanagerPath(): string | undefined {
   return binaryPath('prometheus-alertmanager', 'prometheus-alertmanager');
@@ -45,17 +45,7 @@ export async function startAlertmanager(
     ],
     dir,
   );
-  try {
-    await waitFor(
-      'Alertmanager ready',
-      async () => ((await fetch(`${url}/-/ready`)).ok ? true : undefined),
-      15_000,
-      daemon,
-    );
-  } catch (error) {
-    await daemon.stop();
-    throw error;
-  }
+  await waitUntilReady('Alertmanager', url, daemon);
   return { url, output: daemon.output, stop: daemon.stop };
 }
 

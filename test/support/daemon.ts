@@ -96,3 +96,18 @@ export async function waitFor<T>(
     `${what}: not within ${timeoutMs} ms${last ? ` (last error: ${String(last)})` : ''}${tail}`,
   );
 }
+
+/** Waits for a Prometheus-style `/-/ready`; a daemon that never gets there is stopped before the error is thrown. */
+export async function waitUntilReady(name: string, url: string, daemon: Daemon): Promise<void> {
+  try {
+    await waitFor(
+      `${name} ready`,
+      async () => ((await fetch(`${url}/-/ready`)).ok ? true : undefined),
+      15_000,
+      daemon,
+    );
+  } catch (error) {
+    await daemon.stop();
+    throw error;
+  }
+}

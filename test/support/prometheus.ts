@@ -4,7 +4,15 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import { binaryPath, type Daemon, freePort, makeTempDir, startDaemon, waitFor } from './daemon.js';
+import {
+  binaryPath,
+  type Daemon,
+  freePort,
+  makeTempDir,
+  startDaemon,
+  waitFor,
+  waitUntilReady,
+} from './daemon.js';
 
 export function prometheusPath(): string | undefined {
   return binaryPath('prometheus', 'prometheus');
@@ -115,17 +123,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
     ],
     dir,
   );
-  try {
-    await waitFor(
-      'Prometheus ready',
-      async () => ((await fetch(`${url}/-/ready`)).ok ? true : undefined),
-      15_000,
-      daemon,
-    );
-  } catch (error) {
-    await daemon.stop();
-    throw error;
-  }
+  await waitUntilReady('Prometheus', url, daemon);
   return running(url, dir, daemon, options.scrapeConfigs.length);
 }
 
