@@ -1,7 +1,7 @@
 // Wires the pieces together for one run: upstream (real or simulated), refresher, metrics, HTTP server.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Config } from './boundaries/config.js';
+import { type Config, POSTS_PATH } from './boundaries/config.js';
 import type { BuildFacts } from './boundaries/package-info.js';
 import { Secret } from './boundaries/secret.js';
 import { type Simulator, startSimulator } from './demo/simulator.js';
@@ -33,7 +33,7 @@ export async function startExporter(
     ? {
         ...config.upstream,
         baseUrl: demo.sim.baseUrl,
-        postsUrl: `${demo.sim.baseUrl}/harvester/v2/Posts`,
+        postsUrl: `${demo.sim.baseUrl}${POSTS_PATH}`,
         apiKey: demo.key,
       }
     : config.upstream;

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { POSTS_PATH } from '../boundaries/config.js';
 
 export type Fault =
   | { readonly kind: 'none' }
@@ -50,8 +51,6 @@ export interface Simulator {
   readonly lastHeaders: () => IncomingMessage['headers'] | undefined;
   readonly close: () => Promise<void>;
 }
-
-export const POSTS_PATH = '/harvester/v2/Posts';
 
 interface Body {
   readonly plain: Buffer;
