@@ -1,15 +1,17 @@
-// Wires the pieces together for one run: upstream (real or simulated), refresher, metrics, HTTP server.
+// The composition root: wires one run together, lower layers first (upstream, collectors, metrics, HTTP server).
+// Nothing is bound late: each piece is built from pieces that already exist.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type Config, POSTS_PATH } from './boundaries/config.js';
 import type { BuildFacts } from './boundaries/package-info.js';
 import { Secret } from './boundaries/secret.js';
+import { createStationCollector } from './collectors/stations.js';
 import { type Simulator, startSimulator } from './demo/simulator.js';
 import { demoPostsAt } from './demo/stations.js';
 import { buildServer } from './http/server.js';
 import { createWebSecurity } from './http/web-security.js';
 import { createExporterMetrics } from './metrics/exporter-registry.js';
-import { createRefresher } from './refresh/refresher.js';
+import { stationSource } from './metrics/station-source.js';
 import { createUpstreamClient } from './upstream/client.js';
 import { createUpstreamRoute } from './upstream/dispatcher.js';
 
@@ -42,17 +44,23 @@ export async function startExporter(
     userAgent: `cityair-exporter/${build.version}`,
     ...(route ? { dispatcher: route.dispatcher } : {}),
   });
-  let recordAttempt: ReturnType<typeof createExporterMetrics>['recordAttempt'] = () => undefined;
-  const refresher = createRefresher({
+  const metrics = createExporterMetrics({ ...build, nodeVersion: process.version });
+  const stations = createStationCollector({
     fetchStations: client.fetchStations,
-    policy: upstream,
+    policy: { ...upstream, maxBackoffMs: 60_000 }, // MERGE: config.upstream.maxBackoffMs
     log,
-    onAttempt: (outcome, seconds) => recordAttempt(outcome, seconds),
+    onRequest: metrics.recordStationRequest,
   });
-  const metrics = createExporterMetrics(build, refresher.state);
-  recordAttempt = metrics.recordAttempt;
+  const sources = [stationSource(stations, upstream.maxAgeMs)];
 
-  const app = buildServer({ config, log, refresher, metrics, version: build.version, web });
+  const app = buildServer({
+    config,
+    log,
+    stations,
+    scrape: { sources, registry: metrics.registry },
+    version: build.version,
+    web,
+  });
   const bound = await listen(app, config.web.host, config.web.port);
   // A wildcard bind is reachable on localhost; say so in a form a person can click.
   const url = bound.replace(/\/\/(\[::\]|0\.0\.0\.0)(?=:)/, '//localhost');
@@ -67,14 +75,14 @@ export async function startExporter(
     },
     'cityair-exporter listening',
   );
-  refresher.start();
+  stations.start();
 
   return {
     url,
     close: async () => {
       web?.close();
       await app.close();
-      await refresher.stop();
+      await stations.stop();
       await client.close();
       await route?.dispatcher.close();
       await demo?.sim.close();

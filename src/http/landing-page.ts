@@ -1,6 +1,6 @@
 // The HTML page at /: who this is, where the metrics are, and how the last refresh went.
-import type { RefreshPolicy, RefreshState } from '../refresh/policy.js';
-import { servable } from '../refresh/policy.js';
+import { servable } from '../collectors/refresh-policy.js';
+import type { StationState } from '../collectors/stations.js';
 
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -24,8 +24,8 @@ export function renderLandingPage(input: {
   telemetryPath: string;
   upstream: string;
   demo: boolean;
-  state: RefreshState;
-  policy: RefreshPolicy;
+  state: StationState;
+  maxAgeMs: number;
   nowMs: number;
 }): string {
   const { state, nowMs } = input;
@@ -33,11 +33,13 @@ export function renderLandingPage(input: {
   const result = !last
     ? 'no refresh yet'
     : `${last.reason ? `failed (${escapeHtml(last.reason)})` : 'succeeded'}, ${ago(nowMs - last.atMs)}`;
-  const snap = servable(state, nowMs, input.policy);
-  const counts = snap
-    ? `${snap.online + snap.offline} stations: ${snap.online} online, ${snap.offline} offline (data from ${ago(nowMs - snap.fetchedAtMs)})`
+  const served = servable(state, nowMs, input.maxAgeMs);
+  const all = served?.data.stations ?? [];
+  const online = all.filter((s) => s.online).length;
+  const counts = served
+    ? `${all.length} stations: ${online} online, ${all.length - online} offline (data from ${ago(nowMs - served.fetchedAtMs)})`
     : 'no station data is being served';
-  const sample = snap?.list.stations
+  const sample = served?.data.stations
     .slice(0, 10)
     .map(
       (s) =>

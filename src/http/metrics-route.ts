@@ -1,36 +1,32 @@
-// GET /metrics: refresh if due (within the scrape's deadline), then answer from the servable snapshot.
+// GET /metrics: the scrape's deadline and format from the request, then the composed exposition.
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../boundaries/config.js';
+import type { Registry } from 'prom-client';
 import { scrapeWaitMs } from '../boundaries/scrape-request.js';
-import type { ExporterMetrics } from '../metrics/exporter-registry.js';
-import { renderScrape } from '../metrics/exposition.js';
 import { acceptsGzip, CONTENT_TYPES, negotiateFormat } from '../metrics/negotiation.js';
-import { servable } from '../refresh/policy.js';
-import type { Refresher } from '../refresh/refresher.js';
+import { composeScrape, type ScrapeSource } from '../metrics/scrape.js';
 
 // Above this, the parts are streamed as they are instead of copied into one buffer per scrape.
 const CONCAT_LIMIT = 256 * 1024;
 
-export function metricsHandler(config: Config, refresher: Refresher, metrics: ExporterMetrics) {
-  const policy = config.upstream;
+export interface MetricsRouteDeps {
+  readonly sources: readonly ScrapeSource[];
+  readonly registry: Registry;
+  /** A scrape never waits longer than one upstream request may take. */
+  readonly upstreamTimeoutMs: number;
+  readonly timeoutOffsetMs: number;
+}
+
+export function metricsHandler(deps: MetricsRouteDeps) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const waitMs = scrapeWaitMs(
-      req.headers['x-prometheus-scrape-timeout-seconds'],
-      policy.timeoutMs,
-      config.web.timeoutOffsetMs,
-    );
-    const settled = await refresher.refreshIfDue(waitMs);
-    const state = refresher.state();
     const format = negotiateFormat(req.headers.accept);
     const gzip = acceptsGzip(req.headers['accept-encoding']);
-    const parts = await renderScrape({
-      snapshot: servable(state, Date.now(), policy),
-      registry: metrics.registry,
-      format,
-      gzip,
-      up: settled && state.lastAttempt !== undefined && state.lastAttempt.reason === undefined,
-    });
+    const waitMs = scrapeWaitMs(
+      req.headers['x-prometheus-scrape-timeout-seconds'],
+      deps.upstreamTimeoutMs,
+      deps.timeoutOffsetMs,
+    );
+    const parts = await composeScrape(deps.sources, deps.registry, { waitMs, format, gzip });
     const length = parts.reduce((n, p) => n + p.length, 0);
     reply.header('content-type', CONTENT_TYPES[format]).header('vary', 'Accept, Accept-Encoding');
     if (gzip) reply.header('content-encoding', 'gzip');

@@ -2,26 +2,26 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../boundaries/config.js';
-import type { ExporterMetrics } from '../metrics/exporter-registry.js';
-import { servable } from '../refresh/policy.js';
-import type { Refresher } from '../refresh/refresher.js';
+import { servable } from '../collectors/refresh-policy.js';
+import type { StationCollector } from '../collectors/stations.js';
 import { renderLandingPage } from './landing-page.js';
-import { metricsHandler } from './metrics-route.js';
+import { type MetricsRouteDeps, metricsHandler } from './metrics-route.js';
 import type { WebSecurity } from './web-security.js';
 
 export interface ServerDeps {
   readonly config: Config;
   readonly log: Logger;
-  readonly refresher: Refresher;
-  readonly metrics: ExporterMetrics;
+  /** Readiness and the landing page look at the station list. */
+  readonly stations: StationCollector;
+  readonly scrape: Pick<MetricsRouteDeps, 'sources' | 'registry'>;
   readonly version: string;
   /** --web.config.file: TLS options, basic auth and headers. */
   readonly web?: WebSecurity | undefined;
 }
 
 export function buildServer(deps: ServerDeps): FastifyInstance {
-  const { config, log, refresher, metrics } = deps;
-  const policy = config.upstream;
+  const { config, log, stations } = deps;
+  const { maxAgeMs } = config.upstream;
   // With --web.config.file TLS, node:https serves instead of node:http; the API of the instance is the same.
   const app = Fastify({
     logger: false,
@@ -60,7 +60,14 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
       .send(status >= 500 ? 'internal error\n' : 'bad request\n');
   });
 
-  app.get(config.web.telemetryPath, metricsHandler(config, refresher, metrics));
+  app.get(
+    config.web.telemetryPath,
+    metricsHandler({
+      ...deps.scrape,
+      upstreamTimeoutMs: config.upstream.timeoutMs,
+      timeoutOffsetMs: config.web.timeoutOffsetMs,
+    }),
+  );
 
   app.get('/', async (_req, reply) =>
     reply.type('text/html; charset=utf-8').send(
@@ -69,8 +76,8 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
         telemetryPath: config.web.telemetryPath,
         upstream: config.demo ? 'built-in simulator' : config.upstream.baseUrl,
         demo: config.demo,
-        state: refresher.state(),
-        policy,
+        state: stations.state(),
+        maxAgeMs,
         nowMs: Date.now(),
       }),
     ),
@@ -79,9 +86,9 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   app.get('/healthz', async (_req, reply) => reply.type('text/plain; charset=utf-8').send('ok\n'));
 
   app.get('/readyz', async (_req, reply) => {
-    const state = refresher.state();
-    if (servable(state, Date.now(), policy)) return reply.type('text/plain; charset=utf-8').send('ready\n');
-    const why = state.snapshot ? 'data older than --upstream.max-age' : 'no successful refresh yet';
+    const state = stations.state();
+    if (servable(state, Date.now(), maxAgeMs)) return reply.type('text/plain; charset=utf-8').send('ready\n');
+    const why = state.current ? 'data older than --upstream.max-age' : 'no successful refresh yet';
     return reply.code(503).type('text/plain; charset=utf-8').send(`not ready: ${why}\n`);
   });
 

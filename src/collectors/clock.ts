@@ -1,0 +1,19 @@
+// Time as a dependency: the refresher asks this for the time and for timers, so tests can drive a fake one.
+
+export interface Clock {
+  /** Wall-clock time in milliseconds (Unix epoch), for timestamps. */
+  readonly now: () => number;
+  /** A monotonic reading in milliseconds, for durations. */
+  readonly monotonic: () => number;
+  /** Runs fn after ms; the returned function cancels it. */
+  readonly setTimer: (fn: () => void, ms: number) => () => void;
+}
+
+export const systemClock: Clock = {
+  now: Date.now,
+  monotonic: () => performance.now(),
+  setTimer: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    return () => clearTimeout(t);
+  },
+};
