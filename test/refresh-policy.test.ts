@@ -30,7 +30,7 @@ const fail = (s: CollectorState<string>, atMs: number, retryAfterMs?: number, ra
 describe('when the exporter may call the API', () => {
   it('refreshes at once when it never tried, then not again within min-interval', () => {
     expect(refreshDue(fresh(), 0, MIN_INTERVAL)).toBe(true);
-    const s = afterSuccess(fresh(), { data: 'x', fetchedAtMs: 1000 }, 50);
+    const s = afterSuccess({ data: 'x', fetchedAtMs: 1000 }, 50);
     expect(refreshDue(s, 1000 + 29_999, MIN_INTERVAL)).toBe(false);
     expect(refreshDue(s, 1000 + 30_000, MIN_INTERVAL)).toBe(true);
   });
@@ -62,7 +62,7 @@ describe('when the exporter may call the API', () => {
   it('keeps the failure reason and message, and clears them and the backoff after a success', () => {
     let s = fail(fail(fresh(), 0), 1000);
     expect(s.lastAttempt).toMatchObject({ reason: 'http_5xx', message: 'HTTP 503' });
-    s = afterSuccess(s, { data: 'x', fetchedAtMs: 5000 }, 1);
+    s = afterSuccess({ data: 'x', fetchedAtMs: 5000 }, 1);
     expect(s.consecutiveFailures).toBe(0);
     expect(s.notBeforeMs).toBe(0);
     expect(s.lastAttempt).toMatchObject({ reason: undefined, message: undefined });
@@ -76,7 +76,7 @@ describe('when the exporter may call the API', () => {
 
 describe('what may be served', () => {
   it('serves data up to max-age and nothing after, but keeps it in state through failures', () => {
-    const s = afterSuccess(fresh(), { data: 'x', fetchedAtMs: 0 }, 1);
+    const s = afterSuccess({ data: 'x', fetchedAtMs: 0 }, 1);
     expect(servable(s, 600_000, 600_000)?.data).toBe('x');
     expect(servable(s, 600_001, 600_000)).toBeUndefined();
     expect(fail(s, 700_000).current).toBe(s.current);

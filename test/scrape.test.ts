@@ -43,7 +43,7 @@ function fakeCollector(
 }
 
 const succeeded = (list: StationList, atMs = NOW - 5000): StationState =>
-  afterSuccess(initialState<StationList>(), { data: list, fetchedAtMs: atMs }, 250);
+  afterSuccess({ data: list, fetchedAtMs: atMs }, 250);
 
 function compose(sources: readonly ScrapeSource[], request: Partial<ScrapeRequest> = {}) {
   // Fixed build facts and no process metrics: the output depends on nothing but the inputs.

@@ -89,11 +89,8 @@ export function backoffMs(consecutiveFailures: number, random: number, maxBackof
   return Math.round(step / 2 + (step / 2) * random);
 }
 
-export function afterSuccess<T>(
-  state: CollectorState<T>,
-  current: Fetched<T>,
-  durationMs: number,
-): CollectorState<T> {
+/** A success clears every failure: nothing of the state before it survives. */
+export function afterSuccess<T>(current: Fetched<T>, durationMs: number): CollectorState<T> {
   return {
     current,
     lastAttempt: { atMs: current.fetchedAtMs, durationMs, reason: undefined, message: undefined },

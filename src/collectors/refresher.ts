@@ -62,7 +62,7 @@ export function createRefresher<T>(options: RefresherOptions<T>): Refresher<T> {
     const durationMs = clock.monotonic() - t0;
     const before = state;
     state = outcome.ok
-      ? afterSuccess(state, { data: outcome.data, fetchedAtMs: clock.now() }, durationMs)
+      ? afterSuccess({ data: outcome.data, fetchedAtMs: clock.now() }, durationMs)
       : afterFailure(state, outcome, { atMs, durationMs }, random(), policy.maxBackoffMs);
     options.onAttempt?.(before, state, outcome);
   };
