@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseStationList, type StationList } from '../src/boundaries/stations.js';
-import { afterFailure, afterSuccess, initialState } from '../src/collectors/refresh-policy.js';
+import { afterFailure, afterSuccess } from '../src/collectors/refresh-policy.js';
 import type { RefreshWait } from '../src/collectors/refresher.js';
 import type { StationCollector, StationState } from '../src/collectors/stations.js';
 import { createExporterMetrics } from '../src/metrics/exporter-registry.js';
