@@ -163,4 +163,20 @@ describe('in the background', () => {
     expect(up.calls).toBe(3);
     expect(clock.pendingTimers()).toBe(0);
   });
+
+  it('tells another collector when the first data has arrived, and not before', async () => {
+    const { clock, up, r } = setup({ refreshIntervalMs: 10_000 });
+    up.answer = () => down();
+    let arrived = false;
+    void r.firstData.then(() => {
+      arrived = true;
+    });
+    r.start();
+    await clock.advance(5000);
+    expect(arrived).toBe(false);
+    up.answer = () => ({ ok: true, data: 1 });
+    await clock.advance(20_000);
+    expect(arrived).toBe(true);
+    await r.stop();
+  });
 });

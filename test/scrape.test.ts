@@ -29,13 +29,11 @@ function hostileList(): StationList {
 function fakeCollector(
   state: StationState,
   wait: RefreshWait = 'settled',
-): StationCollector & { set: (s: StationState) => void } {
+): Pick<StationCollector, 'state' | 'refreshIfDue'> & { set: (s: StationState) => void } {
   let current = state;
   return {
     state: () => current,
     refreshIfDue: async () => wait,
-    start: () => undefined,
-    stop: async () => undefined,
     set: (s) => {
       current = s;
     },

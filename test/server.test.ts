@@ -35,14 +35,12 @@ afterEach(async () => {
 
 function serve(fake: Partial<Fake> = {}, argv: string[] = []) {
   const f: Fake = { state: initialState<StationList>(), wait: 'settled', waits: [], ...fake };
-  const collector: StationCollector = {
+  const collector: Pick<StationCollector, 'state' | 'refreshIfDue'> = {
     state: () => f.state,
     refreshIfDue: async (waitMs) => {
       f.waits.push(waitMs);
       return f.wait;
     },
-    start: () => undefined,
-    stop: async () => undefined,
   };
   const action = parseCli(argv, { CITYAIR_API_KEY: 'server-test-key' });
   if (action.kind !== 'run') throw new Error('expected a run configuration');

@@ -41,8 +41,10 @@ export interface Refresher<T> {
   readonly refreshIfDue: (waitMs: number) => Promise<RefreshWait>;
   /** Starts the timer when refresh-interval > 0, else one refresh so that readiness needs no scrape. */
   readonly start: () => void;
-  /** Stops the timer and waits for a request under way. */
+  /** Stops the timer and waits for a request under way; a start() after it does nothing. */
   readonly stop: () => Promise<void>;
+  /** Resolves at the first successful read: what another collector that needs this data waits for. */
+  readonly firstData: Promise<void>;
 }
 
 export function createRefresher<T>(options: RefresherOptions<T>): Refresher<T> {
@@ -54,6 +56,10 @@ export function createRefresher<T>(options: RefresherOptions<T>): Refresher<T> {
   let inflight: Promise<void> | undefined;
   let cancelTimer: (() => void) | undefined;
   let stopped = false;
+  let markFirstData: () => void = () => undefined;
+  const firstData = new Promise<void>((resolve) => {
+    markFirstData = resolve;
+  });
 
   const attempt = async (): Promise<void> => {
     const atMs = clock.now();
@@ -64,6 +70,7 @@ export function createRefresher<T>(options: RefresherOptions<T>): Refresher<T> {
     state = outcome.ok
       ? afterSuccess({ data: outcome.data, fetchedAtMs: clock.now() }, durationMs)
       : afterFailure(state, outcome, { atMs, durationMs }, random(), policy.maxBackoffMs);
+    if (outcome.ok) markFirstData();
     options.onAttempt?.(before, state, outcome);
   };
 
@@ -100,7 +107,9 @@ export function createRefresher<T>(options: RefresherOptions<T>): Refresher<T> {
       if (!inflight && !refreshDue(state, clock.now(), policy.minIntervalMs)) return 'settled';
       return waitAtMost(refreshNow(), waitMs);
     },
+    firstData,
     start: () => {
+      if (stopped) return;
       if (background) void refreshNow().then(schedule);
       else void refreshNow();
     },

@@ -12,7 +12,7 @@ export interface ServerDeps {
   readonly config: Config;
   readonly log: Logger;
   /** Readiness and the landing page look at the station list. */
-  readonly stations: StationCollector;
+  readonly stations: Pick<StationCollector, 'state'>;
   readonly scrape: Pick<MetricsRouteDeps, 'sources' | 'registry'>;
   readonly version: string;
   /** --web.config.file: TLS options, basic auth and headers. */

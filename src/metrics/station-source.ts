@@ -10,7 +10,10 @@ import { type RenderedPart, renderedPart } from './rendered-part.js';
 import type { ScrapeSource } from './scrape.js';
 import { renderStationText } from './stations-text.js';
 
-export function stationSource(collector: StationCollector, maxAgeMs: number): ScrapeSource {
+export function stationSource(
+  collector: Pick<StationCollector, 'state' | 'refreshIfDue'>,
+  maxAgeMs: number,
+): ScrapeSource {
   // Only the latest list is kept rendered: an older one is never served again.
   let rendered: { readonly list: StationList; readonly part: RenderedPart } | undefined;
   const partFor = (list: StationList): RenderedPart => {
