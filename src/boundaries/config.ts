@@ -110,16 +110,21 @@ const telemetryPath = z
   .regex(/^\/[A-Za-z0-9._~\-/]*$/, 'must be a path starting with / (letters, digits, ._~-/)')
   .refine((p) => !['/', '/healthz', '/readyz'].includes(p), 'must not be /, /healthz or /readyz');
 
-interface SettingSpec<T> {
+interface SettingSpec<T, D extends string | undefined = string | undefined> {
   readonly flag: string | undefined;
   readonly env: string;
-  readonly default: string | undefined;
+  /**
+   * Parsed by `schema` like a given value. A string here makes the parsed value a non-optional T (see Parsed), so
+   * the table is the only place a default is written.
+   */
+  readonly default: D;
   readonly help: string;
   readonly schema: z.ZodType<T, string>;
   readonly boolean?: true;
 }
 
-const setting = <T>(spec: SettingSpec<T>): SettingSpec<T> => spec;
+// `const D` keeps the literal default in the type, which is what tells Parsed whether a value is always present.
+const setting = <T, const D extends string | undefined>(spec: SettingSpec<T, D>): SettingSpec<T, D> => spec;
 
 /** The settings table: order is the order of --help. */
 export const SETTINGS = {
@@ -248,7 +253,14 @@ export const SETTINGS = {
 
 type Settings = typeof SETTINGS;
 type SettingName = keyof Settings;
-type Parsed = { [K in SettingName]: Settings[K] extends SettingSpec<infer T> ? T | undefined : never };
+/** What parseCli hands to assemble: T where the table has a default, T | undefined where it has none. */
+type Parsed = {
+  readonly [K in SettingName]: Settings[K] extends SettingSpec<infer T, infer D>
+    ? D extends string
+      ? T
+      : T | undefined
+    : never;
+};
 
 /** A configuration problem; main turns it into one line on stderr and exit status 2. */
 export class ConfigError extends Error {}
@@ -299,47 +311,42 @@ function readFlags(argv: readonly string[]): Record<string, string | boolean | u
 
 function assemble(p: Parsed): CliAction {
   const warnings: string[] = [];
-  const demo = p.demo ?? false;
   if (p.insecureSkipVerify) {
     warnings.push(
       '--upstream.insecure-skip-verify is on: the TLS certificate of the API is not checked, so anyone in the path can read the API key',
     );
   }
-  const apiKey = demo ? undefined : readApiKey(p.apiKeyFile, p.apiKey);
-  const refreshIntervalMs = p.refreshInterval ?? 0;
-  const maxAgeMs = p.maxAge ?? 600_000;
-  if (refreshIntervalMs > 0 && refreshIntervalMs >= maxAgeMs) {
+  const apiKey = p.demo ? undefined : readApiKey(p.apiKeyFile, p.apiKey);
+  if (p.refreshInterval > 0 && p.refreshInterval >= p.maxAge) {
     warnings.push(
-      `--upstream.refresh-interval (${formatDuration(refreshIntervalMs)}) is not below --upstream.max-age (${formatDuration(maxAgeMs)}): data will expire between refreshes`,
+      `--upstream.refresh-interval (${formatDuration(p.refreshInterval)}) is not below --upstream.max-age (${formatDuration(p.maxAge)}): data will expire between refreshes`,
     );
   }
-  const base = p.url ?? 'https://mycityair.ru';
-  const listen = p.listenAddress ?? { host: undefined, port: 9610 };
   return {
     kind: 'run',
     warnings,
     config: {
       upstream: {
-        baseUrl: base,
-        postsUrl: `${base}${POSTS_PATH}`,
+        baseUrl: p.url,
+        postsUrl: `${p.url}${POSTS_PATH}`,
         apiKey,
-        timeoutMs: p.timeout ?? 8000,
-        minIntervalMs: p.minInterval ?? 30_000,
-        refreshIntervalMs,
-        maxAgeMs,
-        maxBodyBytes: p.maxBodySize ?? 64 * 1024 ** 2,
+        timeoutMs: p.timeout,
+        minIntervalMs: p.minInterval,
+        refreshIntervalMs: p.refreshInterval,
+        maxAgeMs: p.maxAge,
+        maxBodyBytes: p.maxBodySize,
         caFile: p.caFile,
-        insecureSkipVerify: p.insecureSkipVerify ?? false,
+        insecureSkipVerify: p.insecureSkipVerify,
       },
-      demo,
+      demo: p.demo,
       web: {
-        host: listen.host,
-        port: listen.port,
-        telemetryPath: p.telemetryPath ?? '/metrics',
+        host: p.listenAddress.host,
+        port: p.listenAddress.port,
+        telemetryPath: p.telemetryPath,
         configFile: p.webConfigFile,
-        timeoutOffsetMs: p.timeoutOffset ?? 500,
+        timeoutOffsetMs: p.timeoutOffset,
       },
-      log: { level: p.logLevel ?? 'info', format: p.logFormat ?? 'json' },
+      log: { level: p.logLevel, format: p.logFormat },
     },
   };
 }
