@@ -13,7 +13,8 @@ describe('command line', () => {
     for (const s of Object.values(SETTINGS)) {
       expect(stdout).toContain(s.env);
       if (s.flag) expect(stdout).toContain(`--${s.flag}`);
-      if (s.default) expect(stdout).toContain(`(default: ${s.default})`);
+      const demo = s.demoDefault ? `; ${s.demoDefault} with --demo` : '';
+      if (s.default) expect(stdout).toContain(`(default: ${s.default}${demo})`);
     }
   });
 

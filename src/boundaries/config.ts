@@ -9,6 +9,10 @@ import { formatDuration, parseByteSize, parseDurationMs } from './units.js';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFormat = 'json' | 'logfmt';
 
+/** The averaging intervals the readings endpoint offers. */
+export const MEASUREMENT_INTERVALS = ['5m', '20m', '1h', '1d'] as const;
+export type MeasurementInterval = (typeof MEASUREMENT_INTERVALS)[number];
+
 export interface Config {
   readonly upstream: {
     readonly baseUrl: string;
@@ -18,12 +22,24 @@ export interface Config {
     readonly minIntervalMs: number;
     readonly refreshIntervalMs: number;
     readonly maxAgeMs: number;
+    /** The backoff after failures never exceeds this; a Retry-After may still ask for longer (up to 1h). */
+    readonly maxBackoffMs: number;
     readonly maxBodyBytes: number;
     /** Extra CA certificates (PEM) to trust for the API. */
     readonly caFile: string | undefined;
     readonly insecureSkipVerify: boolean;
   };
   readonly demo: boolean;
+  /** The readings collector (the stations' latest measurements); off unless asked for or in demo mode. */
+  readonly measurements: {
+    readonly enabled: boolean;
+    readonly interval: MeasurementInterval;
+    readonly refreshIntervalMs: number;
+    readonly maxAgeMs: number;
+    /** Station ids to read; undefined means every station of the list. */
+    readonly stations: readonly number[] | undefined;
+    readonly concurrency: number;
+  };
   readonly web: {
     readonly host: string | undefined;
     readonly port: number;
@@ -38,11 +54,17 @@ export interface Config {
 
 export const POSTS_PATH = '/harvester/v2/Posts';
 
+// JSON quoting keeps an error one line even when the value holds a newline.
+const quote = (text: string): string => JSON.stringify(text);
+
 const duration = (min: number) =>
   z.string().transform((text, ctx) => {
     const ms = parseDurationMs(text.trim());
     if (ms === undefined) {
-      ctx.addIssue({ code: 'custom', message: `"${text}" is not a duration such as 500ms, 30s, 5m or 1h` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${quote(text)} is not a duration such as 500ms, 30s, 5m or 1h`,
+      });
       return z.NEVER;
     }
     if (ms < min) {
@@ -57,7 +79,7 @@ const byteSize = z.string().transform((text, ctx) => {
   if (bytes === undefined || bytes < 1024) {
     ctx.addIssue({
       code: 'custom',
-      message: `"${text}" is not a size of at least 1KiB such as 512KiB or 64MiB`,
+      message: `${quote(text)} is not a size of at least 1KiB such as 512KiB or 64MiB`,
     });
     return z.NEVER;
   }
@@ -77,7 +99,7 @@ const baseUrl = z.string().transform((text, ctx) => {
   } catch {
     ctx.addIssue({
       code: 'custom',
-      message: `"${text}" is not an absolute URL such as https://mycityair.ru`,
+      message: `${quote(text)} is not an absolute URL such as https://mycityair.ru`,
     });
     return z.NEVER;
   }
@@ -98,11 +120,55 @@ const listenAddress = z.string().transform((text, ctx) => {
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text.trim());
   const port = Number(match?.[3]);
   if (!match || port > 65535) {
-    ctx.addIssue({ code: 'custom', message: `"${text}" is not host:port, :port or [ipv6]:port` });
+    ctx.addIssue({ code: 'custom', message: `${quote(text)} is not host:port, :port or [ipv6]:port` });
     return z.NEVER;
   }
   const host = match[1] ?? match[2];
   return { host: host === '' ? undefined : host, port };
+});
+
+const measurementInterval = z.string().transform((text, ctx) => {
+  const interval = MEASUREMENT_INTERVALS.find((i) => i === text.trim());
+  if (interval === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${quote(text)} is not an averaging interval of the API: ${MEASUREMENT_INTERVALS.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return interval;
+});
+
+const integerBetween = (min: number, max: number) =>
+  z.string().transform((text, ctx) => {
+    const n = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+    if (!(n >= min && n <= max)) {
+      ctx.addIssue({ code: 'custom', message: `${quote(text)} is not a whole number from ${min} to ${max}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+// Ids are later put into request paths, so only plain digits get through; duplicates would mean duplicate requests.
+const stationIds = z.string().transform((text, ctx) => {
+  const items = text.split(',').map((item) => item.trim());
+  if (items.every((item) => item === '')) {
+    ctx.addIssue({ code: 'custom', message: 'must list at least one station id, such as 101,102' });
+    return z.NEVER;
+  }
+  const ids: number[] = [];
+  for (const item of items) {
+    const id = /^\d+$/.test(item) ? Number(item) : Number.NaN;
+    if (!Number.isSafeInteger(id) || id < 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${quote(item)} is not a station id (a positive whole number)`,
+      });
+      return z.NEVER;
+    }
+    ids.push(id);
+  }
+  return [...new Set(ids)];
 });
 
 const telemetryPath = z
@@ -118,6 +184,8 @@ interface SettingSpec<T, D extends string | undefined = string | undefined> {
    * the table is the only place a default is written.
    */
   readonly default: D;
+  /** Replaces `default` when --demo is on, so the demo shows what an opt-in collector does. */
+  readonly demoDefault?: string;
   readonly help: string;
   readonly schema: z.ZodType<T, string>;
   readonly boolean?: true;
@@ -177,6 +245,13 @@ export const SETTINGS = {
     help: 'Data older than this is not served: station series vanish and /readyz fails.',
     schema: duration(1000),
   }),
+  maxBackoff: setting({
+    flag: 'upstream.max-backoff',
+    env: 'CITYAIR_MAX_BACKOFF',
+    default: '1m',
+    help: 'The wait after failures doubles up to this (a Retry-After is still honoured up to 1h).',
+    schema: duration(1000),
+  }),
   maxBodySize: setting({
     flag: 'upstream.max-body-size',
     env: 'CITYAIR_MAX_BODY_SIZE',
@@ -206,6 +281,50 @@ export const SETTINGS = {
     help: 'Serve the built-in simulated CityAir API instead of the real one; no key needed.',
     schema: boolText,
     boolean: true,
+  }),
+  measurements: setting({
+    flag: 'collector.measurements',
+    env: 'CITYAIR_MEASUREMENTS',
+    default: 'false',
+    demoDefault: 'true',
+    help: "Read the stations' latest readings (concentrations, AQI, weather) from an undocumented endpoint.",
+    schema: boolText,
+    boolean: true,
+  }),
+  measurementsInterval: setting({
+    flag: 'measurements.interval',
+    env: 'CITYAIR_MEASUREMENTS_INTERVAL',
+    default: '5m',
+    help: `Averaging interval asked of the API: ${MEASUREMENT_INTERVALS.join(', ')}.`,
+    schema: measurementInterval,
+  }),
+  measurementsRefreshInterval: setting({
+    flag: 'measurements.refresh-interval',
+    env: 'CITYAIR_MEASUREMENTS_REFRESH_INTERVAL',
+    default: '5m',
+    help: 'How often a round of readings requests runs (at least 1m).',
+    schema: duration(60_000),
+  }),
+  measurementsMaxAge: setting({
+    flag: 'measurements.max-age',
+    env: 'CITYAIR_MEASUREMENTS_MAX_AGE',
+    default: '30m',
+    help: 'A station whose newest row is older than this has no reading series.',
+    schema: duration(1000),
+  }),
+  measurementsStations: setting({
+    flag: 'measurements.stations',
+    env: 'CITYAIR_MEASUREMENTS_STATIONS',
+    default: undefined,
+    help: 'Comma-separated station ids to read; others are not requested. Unset: every station of the list.',
+    schema: stationIds,
+  }),
+  measurementsConcurrency: setting({
+    flag: 'measurements.concurrency',
+    env: 'CITYAIR_MEASUREMENTS_CONCURRENCY',
+    default: '2',
+    help: 'Readings requests in flight at most (1 to 16).',
+    schema: integerBetween(1, 16),
   }),
   listenAddress: setting({
     flag: 'web.listen-address',
@@ -272,23 +391,38 @@ export type CliAction =
 
 const where = (s: SettingSpec<unknown>): string => (s.flag ? `--${s.flag} (${s.env})` : s.env);
 
+type Flags = Readonly<Record<string, string | boolean | undefined>>;
+
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAction {
   const flags = readFlags(argv);
   if (flags.help === true) return { kind: 'help' };
   if (flags.version === true) return { kind: 'version' };
-  const parsed = {} as Record<SettingName, unknown>;
+  // Read first: the default of some settings depends on it.
+  const demo = readSetting(SETTINGS.demo, flags, env, false) === true;
+  const parsed: Partial<Record<SettingName, unknown>> = {};
   for (const name of Object.keys(SETTINGS) as SettingName[]) {
-    const spec: SettingSpec<unknown> = SETTINGS[name];
-    const flagValue = spec.flag ? flags[spec.flag] : undefined;
-    const raw = flagValue === undefined ? (env[spec.env] ?? spec.default) : String(flagValue);
-    if (raw === undefined) continue;
-    const result = spec.schema.safeParse(raw);
-    if (!result.success) {
-      throw new ConfigError(`invalid ${where(spec)}: ${result.error.issues[0]?.message ?? 'invalid value'}`);
-    }
-    parsed[name] = result.data;
+    parsed[name] = readSetting<unknown>(SETTINGS[name], flags, env, demo);
   }
+  // Sound because readSetting never returns undefined for a setting with a default (what Parsed assumes).
   return assemble(parsed as Parsed);
+}
+
+/** The flag, else the environment, else the table's default; parsed, or a ConfigError naming the setting. */
+function readSetting<T>(
+  spec: SettingSpec<T>,
+  flags: Flags,
+  env: NodeJS.ProcessEnv,
+  demo: boolean,
+): T | undefined {
+  const flagValue = spec.flag ? flags[spec.flag] : undefined;
+  const fallback = demo && spec.demoDefault !== undefined ? spec.demoDefault : spec.default;
+  const raw = flagValue === undefined ? (env[spec.env] ?? fallback) : String(flagValue);
+  if (raw === undefined) return undefined;
+  const result = spec.schema.safeParse(raw);
+  if (!result.success) {
+    throw new ConfigError(`invalid ${where(spec)}: ${result.error.issues[0]?.message ?? 'invalid value'}`);
+  }
+  return result.data;
 }
 
 function readFlags(argv: readonly string[]): Record<string, string | boolean | undefined> {
@@ -322,6 +456,11 @@ function assemble(p: Parsed): CliAction {
       `--upstream.refresh-interval (${formatDuration(p.refreshInterval)}) is not below --upstream.max-age (${formatDuration(p.maxAge)}): data will expire between refreshes`,
     );
   }
+  if (p.measurements && p.measurementsRefreshInterval >= p.measurementsMaxAge) {
+    warnings.push(
+      `--measurements.refresh-interval (${formatDuration(p.measurementsRefreshInterval)}) is not below --measurements.max-age (${formatDuration(p.measurementsMaxAge)}): readings will expire between rounds`,
+    );
+  }
   return {
     kind: 'run',
     warnings,
@@ -334,11 +473,20 @@ function assemble(p: Parsed): CliAction {
         minIntervalMs: p.minInterval,
         refreshIntervalMs: p.refreshInterval,
         maxAgeMs: p.maxAge,
+        maxBackoffMs: p.maxBackoff,
         maxBodyBytes: p.maxBodySize,
         caFile: p.caFile,
         insecureSkipVerify: p.insecureSkipVerify,
       },
       demo: p.demo,
+      measurements: {
+        enabled: p.measurements,
+        interval: p.measurementsInterval,
+        refreshIntervalMs: p.measurementsRefreshInterval,
+        maxAgeMs: p.measurementsMaxAge,
+        stations: p.measurementsStations,
+        concurrency: p.measurementsConcurrency,
+      },
       web: {
         host: p.listenAddress.host,
         port: p.listenAddress.port,
@@ -379,22 +527,30 @@ function readApiKey(file: string | undefined, inline: string | undefined): Secre
   return new Secret(key);
 }
 
+/** How --help shows a default: empty when there is none. */
+function defaultText(s: SettingSpec<unknown>): string {
+  if (s.default === undefined) return '';
+  const demo = s.demoDefault === undefined ? '' : `; ${s.demoDefault} with --demo`;
+  return ` (default: ${s.default}${demo})`;
+}
+
 export function helpText(version: string): string {
-  const rows = (Object.values(SETTINGS) as SettingSpec<unknown>[]).map((s) => {
-    const name = s.flag ? `--${s.flag}` : '(env only)';
-    const dflt = s.default === undefined ? '' : ` (default: ${s.default})`;
-    return `  ${name.padEnd(32)} ${s.env.padEnd(29)} ${s.help}${dflt}`;
-  });
+  const specs = Object.values(SETTINGS) as SettingSpec<unknown>[];
+  const name = (s: SettingSpec<unknown>): string => (s.flag ? `--${s.flag}` : '(env only)');
+  const nameWidth = Math.max(...specs.map((s) => name(s).length), '--version'.length);
+  const envWidth = Math.max(...specs.map((s) => s.env.length));
+  const row = (left: string, env: string, help: string): string =>
+    `  ${left.padEnd(nameWidth)}  ${env.padEnd(envWidth)}  ${help}`;
   return [
-    `cityair-exporter ${version}: Prometheus exporter for the CityAir station list`,
+    `cityair-exporter ${version}: Prometheus exporter for the CityAir station list and (opt-in) the stations' readings`,
     '',
     'Usage: cityair-exporter [flags]',
     '',
     'Every setting is a flag or an environment variable; the flag wins. Durations use Prometheus notation.',
     '',
-    ...rows,
-    `  ${'--help'.padEnd(32)} ${''.padEnd(29)} Show this help and exit.`,
-    `  ${'--version'.padEnd(32)} ${''.padEnd(29)} Show the version and exit.`,
+    ...specs.map((s) => row(name(s), s.env, `${s.help}${defaultText(s)}`)),
+    row('--help', '', 'Show this help and exit.'),
+    row('--version', '', 'Show the version and exit.'),
     '',
   ].join('\n');
 }
