@@ -40,11 +40,31 @@ export const byteSize = z.string().transform((text, ctx) => {
   return bytes;
 });
 
-export const boolText = z
-  .string()
-  .transform((t) => t.trim().toLowerCase())
-  .pipe(z.enum(['1', 'true', 'yes', 'on', '0', 'false', 'no', 'off', '']))
-  .transform((t) => ['1', 'true', 'yes', 'on'].includes(t));
+const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
+const FALSE_WORDS = ['0', 'false', 'no', 'off', ''];
+
+export const boolText = z.string().transform((text, ctx) => {
+  const word = text.trim().toLowerCase();
+  if (!TRUE_WORDS.includes(word) && !FALSE_WORDS.includes(word)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${quote(text)} is not true or false (nor 1/0, yes/no, on/off)`,
+    });
+    return z.NEVER;
+  }
+  return TRUE_WORDS.includes(word);
+});
+
+/** Exactly one of the given words (surrounding whitespace ignored); `what` names them in the error. */
+export const oneOf = <const V extends readonly [string, ...string[]]>(values: V, what: string) =>
+  z.string().transform((text, ctx): V[number] => {
+    const found = values.find((v) => v === text.trim());
+    if (found === undefined) {
+      ctx.addIssue({ code: 'custom', message: `${quote(text)} is not ${what}: ${values.join(', ')}` });
+      return z.NEVER;
+    }
+    return found;
+  });
 
 export const baseUrl = z.string().transform((text, ctx) => {
   let url: URL;
@@ -79,18 +99,6 @@ export const listenAddress = z.string().transform((text, ctx) => {
   }
   const host = match[1] ?? match[2];
   return { host: host === '' ? undefined : host, port };
-});
-
-export const measurementInterval = z.string().transform((text, ctx) => {
-  const interval = MEASUREMENT_INTERVALS.find((i) => i === text.trim());
-  if (interval === undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `${quote(text)} is not an averaging interval of the API: ${MEASUREMENT_INTERVALS.join(', ')}`,
-    });
-    return z.NEVER;
-  }
-  return interval;
 });
 
 export const integerBetween = (min: number, max: number) =>

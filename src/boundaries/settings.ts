@@ -10,7 +10,7 @@ import {
   integerBetween,
   listenAddress,
   MEASUREMENT_INTERVALS,
-  measurementInterval,
+  oneOf,
   stationIds,
   telemetryPath,
 } from './setting-values.js';
@@ -137,7 +137,7 @@ export const SETTINGS = {
     env: 'CITYAIR_MEASUREMENTS_INTERVAL',
     default: '5m',
     help: `Averaging interval asked of the API: ${MEASUREMENT_INTERVALS.join(', ')}.`,
-    schema: measurementInterval,
+    schema: oneOf(MEASUREMENT_INTERVALS, 'an averaging interval of the API'),
   }),
   measurementsRefreshInterval: setting({
     flag: 'measurements.refresh-interval',
@@ -200,14 +200,14 @@ export const SETTINGS = {
     env: 'CITYAIR_LOG_LEVEL',
     default: 'info',
     help: 'Log level: debug, info, warn or error.',
-    schema: z.enum(['debug', 'info', 'warn', 'error']),
+    schema: oneOf(['debug', 'info', 'warn', 'error'], 'a log level'),
   }),
   logFormat: setting({
     flag: 'log.format',
     env: 'CITYAIR_LOG_FORMAT',
     default: 'json',
     help: 'Log format: json, or logfmt for people reading a terminal.',
-    schema: z.enum(['json', 'logfmt']),
+    schema: oneOf(['json', 'logfmt'], 'a log format'),
   }),
 } as const;
 
