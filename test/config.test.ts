@@ -304,13 +304,17 @@ const INVALID: ReadonlyArray<readonly [SettingKey, string, string]> = [
   [
     'insecureSkipVerify',
     'maybe',
-    'invalid --upstream.insecure-skip-verify (CITYAIR_INSECURE_SKIP_VERIFY): "maybe" is not true or false (nor 1/0, yes/no, on/off)',
+    'invalid --upstream.insecure-skip-verify (CITYAIR_INSECURE_SKIP_VERIFY): "maybe" is not a boolean: true, false, 1, 0, yes, no, on or off',
   ],
-  ['demo', 'maybe', 'invalid --demo (CITYAIR_DEMO): "maybe" is not true or false (nor 1/0, yes/no, on/off)'],
+  [
+    'demo',
+    'maybe',
+    'invalid --demo (CITYAIR_DEMO): "maybe" is not a boolean: true, false, 1, 0, yes, no, on or off',
+  ],
   [
     'measurements',
     'enabled',
-    'invalid --collector.measurements (CITYAIR_MEASUREMENTS): "enabled" is not true or false (nor 1/0, yes/no, on/off)',
+    'invalid --collector.measurements (CITYAIR_MEASUREMENTS): "enabled" is not a boolean: true, false, 1, 0, yes, no, on or off',
   ],
   [
     'measurementsInterval',

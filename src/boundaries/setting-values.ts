@@ -48,7 +48,7 @@ export const boolText = z.string().transform((text, ctx) => {
   if (!TRUE_WORDS.includes(word) && !FALSE_WORDS.includes(word)) {
     ctx.addIssue({
       code: 'custom',
-      message: `${quote(text)} is not true or false (nor 1/0, yes/no, on/off)`,
+      message: `${quote(text)} is not a boolean: true, false, 1, 0, yes, no, on or off`,
     });
     return z.NEVER;
   }
