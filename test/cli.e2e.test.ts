@@ -1,8 +1,14 @@
 // The command line as a user meets it: the built program's exit codes and output. Every setting's parsing is
 // proved in-process in config.test.ts; these few spawn dist/main.js to prove what only the process shows.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../src/boundaries/config.js';
-import { runExporter } from './support/exporter-process.js';
+import { startSimulator } from '../src/demo/simulator.js';
+import { demoPosts } from '../src/demo/stations.js';
+import { runExporter, startExporterProcess } from './support/exporter-process.js';
+import { get, sample } from './support/http.js';
 
 describe('command line', () => {
   it('lists every setting with its env variable and default in --help', async () => {
@@ -46,5 +52,21 @@ describe('command line', () => {
     expect(stderr).toContain('Settings → API access keys');
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('sends the key read from a file, trimmed, to the API', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cityair-key-'));
+    writeFileSync(join(dir, 'key'), '  file-key-123\n');
+    const sim = await startSimulator({ posts: demoPosts(), apiKey: 'file-key-123' });
+    const p = await startExporterProcess({
+      args: [`--upstream.url=${sim.baseUrl}`, `--upstream.api-key-file=${join(dir, 'key')}`],
+    });
+    try {
+      expect(sample((await get(`${p.url}/metrics`)).text, 'cityair_up')).toBe(1);
+      expect(sim.lastHeaders()?.authorization).toBe('Bearer file-key-123');
+    } finally {
+      await p.stop();
+      await sim.close();
+    }
   });
 });
