@@ -19,6 +19,7 @@ describe('README', () => {
       expect(row, s.env).toBeDefined();
       if (s.flag) expect(row).toContain(`\`--${s.flag}\``);
       if (s.default) expect(row).toContain(`\`${s.default}\``);
+      if (s.demoDefault) expect(row).toContain(`(\`${s.demoDefault}\` with \`--demo\`)`);
     }
   });
 

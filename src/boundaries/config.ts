@@ -1,10 +1,14 @@
-// Every setting of the exporter: where it comes from (flag, env, default), how it is validated, how --help shows
-// it. The table below is the public contract of the configuration.
+// Turns argv and the environment into the exporter's Config through the settings table, and writes --help from
+// the same table.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
 import { Secret } from './secret.js';
-import { formatDuration, parseByteSize, parseDurationMs } from './units.js';
+import type { MeasurementInterval } from './setting-values.js';
+import { type Parsed, POSTS_PATH, SETTINGS, type SettingName, type SettingSpec } from './settings.js';
+import { formatDuration } from './units.js';
+
+export { MEASUREMENT_INTERVALS, type MeasurementInterval } from './setting-values.js';
+export { POSTS_PATH, SETTINGS } from './settings.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFormat = 'json' | 'logfmt';
@@ -18,12 +22,24 @@ export interface Config {
     readonly minIntervalMs: number;
     readonly refreshIntervalMs: number;
     readonly maxAgeMs: number;
+    /** The backoff after failures never exceeds this; a Retry-After may still ask for longer (up to 1h). */
+    readonly maxBackoffMs: number;
     readonly maxBodyBytes: number;
     /** Extra CA certificates (PEM) to trust for the API. */
     readonly caFile: string | undefined;
     readonly insecureSkipVerify: boolean;
   };
   readonly demo: boolean;
+  /** The readings collector (the stations' latest measurements); off unless asked for or in demo mode. */
+  readonly measurements: {
+    readonly enabled: boolean;
+    readonly interval: MeasurementInterval;
+    readonly refreshIntervalMs: number;
+    readonly maxAgeMs: number;
+    /** Station ids to read; undefined means every station of the list. */
+    readonly stations: readonly number[] | undefined;
+    readonly concurrency: number;
+  };
   readonly web: {
     readonly host: string | undefined;
     readonly port: number;
@@ -36,220 +52,6 @@ export interface Config {
   readonly log: { readonly level: LogLevel; readonly format: LogFormat };
 }
 
-export const POSTS_PATH = '/harvester/v2/Posts';
-
-const duration = (min: number) =>
-  z.string().transform((text, ctx) => {
-    const ms = parseDurationMs(text.trim());
-    if (ms === undefined) {
-      ctx.addIssue({ code: 'custom', message: `"${text}" is not a duration such as 500ms, 30s, 5m or 1h` });
-      return z.NEVER;
-    }
-    if (ms < min) {
-      ctx.addIssue({ code: 'custom', message: `must be at least ${formatDuration(min)}` });
-      return z.NEVER;
-    }
-    return ms;
-  });
-
-const byteSize = z.string().transform((text, ctx) => {
-  const bytes = parseByteSize(text);
-  if (bytes === undefined || bytes < 1024) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${text}" is not a size of at least 1KiB such as 512KiB or 64MiB`,
-    });
-    return z.NEVER;
-  }
-  return bytes;
-});
-
-const boolText = z
-  .string()
-  .transform((t) => t.trim().toLowerCase())
-  .pipe(z.enum(['1', 'true', 'yes', 'on', '0', 'false', 'no', 'off', '']))
-  .transform((t) => ['1', 'true', 'yes', 'on'].includes(t));
-
-const baseUrl = z.string().transform((text, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${text}" is not an absolute URL such as https://mycityair.ru`,
-    });
-    return z.NEVER;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    ctx.addIssue({ code: 'custom', message: 'must use http or https' });
-    return z.NEVER;
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    ctx.addIssue({ code: 'custom', message: 'must not carry credentials, a query or a fragment' });
-    return z.NEVER;
-  }
-  // Operators often paste the API path itself; accept it and keep only the base.
-  const path = url.pathname.replace(/\/+$/, '').replace(/\/harvester\/v2(\/posts)?$/i, '');
-  return `${url.origin}${path}`;
-});
-
-const listenAddress = z.string().transform((text, ctx) => {
-  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text.trim());
-  const port = Number(match?.[3]);
-  if (!match || port > 65535) {
-    ctx.addIssue({ code: 'custom', message: `"${text}" is not host:port, :port or [ipv6]:port` });
-    return z.NEVER;
-  }
-  const host = match[1] ?? match[2];
-  return { host: host === '' ? undefined : host, port };
-});
-
-const telemetryPath = z
-  .string()
-  .regex(/^\/[A-Za-z0-9._~\-/]*$/, 'must be a path starting with / (letters, digits, ._~-/)')
-  .refine((p) => !['/', '/healthz', '/readyz'].includes(p), 'must not be /, /healthz or /readyz');
-
-interface SettingSpec<T> {
-  readonly flag: string | undefined;
-  readonly env: string;
-  readonly default: string | undefined;
-  readonly help: string;
-  readonly schema: z.ZodType<T, string>;
-  readonly boolean?: true;
-}
-
-const setting = <T>(spec: SettingSpec<T>): SettingSpec<T> => spec;
-
-/** The settings table: order is the order of --help. */
-export const SETTINGS = {
-  url: setting({
-    flag: 'upstream.url',
-    env: 'CITYAIR_BASE_URL',
-    default: 'https://mycityair.ru',
-    help: `Base URL of the CityAir API; ${POSTS_PATH} is appended.`,
-    schema: baseUrl,
-  }),
-  apiKeyFile: setting({
-    flag: 'upstream.api-key-file',
-    env: 'CITYAIR_API_KEY_FILE',
-    default: undefined,
-    help: 'File holding the API key (surrounding whitespace is trimmed).',
-    schema: z.string().min(1, 'must not be empty'),
-  }),
-  apiKey: setting({
-    flag: undefined,
-    env: 'CITYAIR_API_KEY',
-    default: undefined,
-    help: 'The API key itself (environment only, so it never shows in a process list).',
-    schema: z.string(),
-  }),
-  timeout: setting({
-    flag: 'upstream.timeout',
-    env: 'CITYAIR_TIMEOUT',
-    default: '8s',
-    help: 'Deadline of one upstream request: connect, headers and body.',
-    schema: duration(1),
-  }),
-  minInterval: setting({
-    flag: 'upstream.min-interval',
-    env: 'CITYAIR_MIN_INTERVAL',
-    default: '30s',
-    help: 'Scrapes within this age of the last refresh reuse it instead of calling the API.',
-    schema: duration(0),
-  }),
-  refreshInterval: setting({
-    flag: 'upstream.refresh-interval',
-    env: 'CITYAIR_REFRESH_INTERVAL',
-    default: '0s',
-    help: 'Above 0: refresh in the background at this interval and answer scrapes from memory.',
-    schema: duration(0),
-  }),
-  maxAge: setting({
-    flag: 'upstream.max-age',
-    env: 'CITYAIR_MAX_AGE',
-    default: '10m',
-    help: 'Data older than this is not served: station series vanish and /readyz fails.',
-    schema: duration(1000),
-  }),
-  maxBodySize: setting({
-    flag: 'upstream.max-body-size',
-    env: 'CITYAIR_MAX_BODY_SIZE',
-    default: '64MiB',
-    help: 'Cap on the decompressed upstream body (512KiB, 64MiB, or bytes).',
-    schema: byteSize,
-  }),
-  caFile: setting({
-    flag: 'upstream.ca-file',
-    env: 'CITYAIR_CA_FILE',
-    default: undefined,
-    help: 'PEM file of extra CA certificates to trust for the API (a private CA or TLS-inspecting proxy).',
-    schema: z.string().min(1, 'must not be empty'),
-  }),
-  insecureSkipVerify: setting({
-    flag: 'upstream.insecure-skip-verify',
-    env: 'CITYAIR_INSECURE_SKIP_VERIFY',
-    default: 'false',
-    help: "Do not verify the API's TLS certificate. Unsafe: the API key can be stolen. Logs a warning.",
-    schema: boolText,
-    boolean: true,
-  }),
-  demo: setting({
-    flag: 'demo',
-    env: 'CITYAIR_DEMO',
-    default: 'false',
-    help: 'Serve the built-in simulated CityAir API instead of the real one; no key needed.',
-    schema: boolText,
-    boolean: true,
-  }),
-  listenAddress: setting({
-    flag: 'web.listen-address',
-    env: 'CITYAIR_LISTEN_ADDRESS',
-    default: ':9610',
-    help: 'Address to listen on: host:port, :port (all interfaces) or [ipv6]:port.',
-    schema: listenAddress,
-  }),
-  telemetryPath: setting({
-    flag: 'web.telemetry-path',
-    env: 'CITYAIR_TELEMETRY_PATH',
-    default: '/metrics',
-    help: 'Path under which metrics are served.',
-    schema: telemetryPath,
-  }),
-  webConfigFile: setting({
-    flag: 'web.config.file',
-    env: 'CITYAIR_WEB_CONFIG_FILE',
-    default: undefined,
-    help: 'Web configuration file (TLS, basic auth, headers) in the Prometheus exporter-toolkit format.',
-    schema: z.string().min(1, 'must not be empty'),
-  }),
-  timeoutOffset: setting({
-    flag: 'web.timeout-offset',
-    env: 'CITYAIR_TIMEOUT_OFFSET',
-    default: '500ms',
-    help: "Subtracted from Prometheus' X-Prometheus-Scrape-Timeout-Seconds to get a scrape's deadline.",
-    schema: duration(0),
-  }),
-  logLevel: setting({
-    flag: 'log.level',
-    env: 'CITYAIR_LOG_LEVEL',
-    default: 'info',
-    help: 'Log level: debug, info, warn or error.',
-    schema: z.enum(['debug', 'info', 'warn', 'error']),
-  }),
-  logFormat: setting({
-    flag: 'log.format',
-    env: 'CITYAIR_LOG_FORMAT',
-    default: 'json',
-    help: 'Log format: json, or logfmt for people reading a terminal.',
-    schema: z.enum(['json', 'logfmt']),
-  }),
-} as const;
-
-type Settings = typeof SETTINGS;
-type SettingName = keyof Settings;
-type Parsed = { [K in SettingName]: Settings[K] extends SettingSpec<infer T> ? T | undefined : never };
-
 /** A configuration problem; main turns it into one line on stderr and exit status 2. */
 export class ConfigError extends Error {}
 
@@ -260,23 +62,38 @@ export type CliAction =
 
 const where = (s: SettingSpec<unknown>): string => (s.flag ? `--${s.flag} (${s.env})` : s.env);
 
+type Flags = Readonly<Record<string, string | boolean | undefined>>;
+
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAction {
   const flags = readFlags(argv);
   if (flags.help === true) return { kind: 'help' };
   if (flags.version === true) return { kind: 'version' };
-  const parsed = {} as Record<SettingName, unknown>;
+  // Read first: the default of some settings depends on it.
+  const demo = readSetting(SETTINGS.demo, flags, env, false) === true;
+  const parsed: Partial<Record<SettingName, unknown>> = {};
   for (const name of Object.keys(SETTINGS) as SettingName[]) {
-    const spec: SettingSpec<unknown> = SETTINGS[name];
-    const flagValue = spec.flag ? flags[spec.flag] : undefined;
-    const raw = flagValue === undefined ? (env[spec.env] ?? spec.default) : String(flagValue);
-    if (raw === undefined) continue;
-    const result = spec.schema.safeParse(raw);
-    if (!result.success) {
-      throw new ConfigError(`invalid ${where(spec)}: ${result.error.issues[0]?.message ?? 'invalid value'}`);
-    }
-    parsed[name] = result.data;
+    parsed[name] = readSetting<unknown>(SETTINGS[name], flags, env, demo);
   }
+  // Sound because readSetting never returns undefined for a setting with a default (what Parsed assumes).
   return assemble(parsed as Parsed);
+}
+
+/** The flag, else the environment, else the table's default; parsed, or a ConfigError naming the setting. */
+function readSetting<T>(
+  spec: SettingSpec<T>,
+  flags: Flags,
+  env: NodeJS.ProcessEnv,
+  demo: boolean,
+): T | undefined {
+  const flagValue = spec.flag ? flags[spec.flag] : undefined;
+  const fallback = demo && spec.demoDefault !== undefined ? spec.demoDefault : spec.default;
+  const raw = flagValue === undefined ? (env[spec.env] ?? fallback) : String(flagValue);
+  if (raw === undefined) return undefined;
+  const result = spec.schema.safeParse(raw);
+  if (!result.success) {
+    throw new ConfigError(`invalid ${where(spec)}: ${result.error.issues[0]?.message ?? 'invalid value'}`);
+  }
+  return result.data;
 }
 
 function readFlags(argv: readonly string[]): Record<string, string | boolean | undefined> {
@@ -299,47 +116,56 @@ function readFlags(argv: readonly string[]): Record<string, string | boolean | u
 
 function assemble(p: Parsed): CliAction {
   const warnings: string[] = [];
-  const demo = p.demo ?? false;
   if (p.insecureSkipVerify) {
     warnings.push(
       '--upstream.insecure-skip-verify is on: the TLS certificate of the API is not checked, so anyone in the path can read the API key',
     );
   }
-  const apiKey = demo ? undefined : readApiKey(p.apiKeyFile, p.apiKey);
-  const refreshIntervalMs = p.refreshInterval ?? 0;
-  const maxAgeMs = p.maxAge ?? 600_000;
-  if (refreshIntervalMs > 0 && refreshIntervalMs >= maxAgeMs) {
+  const apiKey = p.demo ? undefined : readApiKey(p.apiKeyFile, p.apiKey);
+  if (p.refreshInterval > 0 && p.refreshInterval >= p.maxAge) {
     warnings.push(
-      `--upstream.refresh-interval (${formatDuration(refreshIntervalMs)}) is not below --upstream.max-age (${formatDuration(maxAgeMs)}): data will expire between refreshes`,
+      `--upstream.refresh-interval (${formatDuration(p.refreshInterval)}) is not below --upstream.max-age (${formatDuration(p.maxAge)}): data will expire between refreshes`,
     );
   }
-  const base = p.url ?? 'https://mycityair.ru';
-  const listen = p.listenAddress ?? { host: undefined, port: 9610 };
+  if (p.measurements && p.measurementsRefreshInterval >= p.measurementsMaxAge) {
+    warnings.push(
+      `--measurements.refresh-interval (${formatDuration(p.measurementsRefreshInterval)}) is not below --measurements.max-age (${formatDuration(p.measurementsMaxAge)}): readings will expire between rounds`,
+    );
+  }
   return {
     kind: 'run',
     warnings,
     config: {
       upstream: {
-        baseUrl: base,
-        postsUrl: `${base}${POSTS_PATH}`,
+        baseUrl: p.url,
+        postsUrl: `${p.url}${POSTS_PATH}`,
         apiKey,
-        timeoutMs: p.timeout ?? 8000,
-        minIntervalMs: p.minInterval ?? 30_000,
-        refreshIntervalMs,
-        maxAgeMs,
-        maxBodyBytes: p.maxBodySize ?? 64 * 1024 ** 2,
+        timeoutMs: p.timeout,
+        minIntervalMs: p.minInterval,
+        refreshIntervalMs: p.refreshInterval,
+        maxAgeMs: p.maxAge,
+        maxBackoffMs: p.maxBackoff,
+        maxBodyBytes: p.maxBodySize,
         caFile: p.caFile,
-        insecureSkipVerify: p.insecureSkipVerify ?? false,
+        insecureSkipVerify: p.insecureSkipVerify,
       },
-      demo,
+      demo: p.demo,
+      measurements: {
+        enabled: p.measurements,
+        interval: p.measurementsInterval,
+        refreshIntervalMs: p.measurementsRefreshInterval,
+        maxAgeMs: p.measurementsMaxAge,
+        stations: p.measurementsStations,
+        concurrency: p.measurementsConcurrency,
+      },
       web: {
-        host: listen.host,
-        port: listen.port,
-        telemetryPath: p.telemetryPath ?? '/metrics',
+        host: p.listenAddress.host,
+        port: p.listenAddress.port,
+        telemetryPath: p.telemetryPath,
         configFile: p.webConfigFile,
-        timeoutOffsetMs: p.timeoutOffset ?? 500,
+        timeoutOffsetMs: p.timeoutOffset,
       },
-      log: { level: p.logLevel ?? 'info', format: p.logFormat ?? 'json' },
+      log: { level: p.logLevel, format: p.logFormat },
     },
   };
 }
@@ -372,22 +198,30 @@ function readApiKey(file: string | undefined, inline: string | undefined): Secre
   return new Secret(key);
 }
 
+/** How --help shows a default: empty when there is none. */
+function defaultText(s: SettingSpec<unknown>): string {
+  if (s.default === undefined) return '';
+  const demo = s.demoDefault === undefined ? '' : `; ${s.demoDefault} with --demo`;
+  return ` (default: ${s.default}${demo})`;
+}
+
 export function helpText(version: string): string {
-  const rows = (Object.values(SETTINGS) as SettingSpec<unknown>[]).map((s) => {
-    const name = s.flag ? `--${s.flag}` : '(env only)';
-    const dflt = s.default === undefined ? '' : ` (default: ${s.default})`;
-    return `  ${name.padEnd(32)} ${s.env.padEnd(29)} ${s.help}${dflt}`;
-  });
+  const specs = Object.values(SETTINGS) as SettingSpec<unknown>[];
+  const name = (s: SettingSpec<unknown>): string => (s.flag ? `--${s.flag}` : '(env only)');
+  const nameWidth = Math.max(...specs.map((s) => name(s).length), '--version'.length);
+  const envWidth = Math.max(...specs.map((s) => s.env.length));
+  const row = (left: string, env: string, help: string): string =>
+    `  ${left.padEnd(nameWidth)}  ${env.padEnd(envWidth)}  ${help}`;
   return [
-    `cityair-exporter ${version}: Prometheus exporter for the CityAir station list`,
+    `cityair-exporter ${version}: Prometheus exporter for the CityAir station list and (opt-in) the stations' readings`,
     '',
     'Usage: cityair-exporter [flags]',
     '',
     'Every setting is a flag or an environment variable; the flag wins. Durations use Prometheus notation.',
     '',
-    ...rows,
-    `  ${'--help'.padEnd(32)} ${''.padEnd(29)} Show this help and exit.`,
-    `  ${'--version'.padEnd(32)} ${''.padEnd(29)} Show the version and exit.`,
+    ...specs.map((s) => row(name(s), s.env, `${s.help}${defaultText(s)}`)),
+    row('--help', '', 'Show this help and exit.'),
+    row('--version', '', 'Show the version and exit.'),
     '',
   ].join('\n');
 }

@@ -1,0 +1,72 @@
+// The command line as a user meets it: the built program's exit codes and output. Every setting's parsing is
+// proved in-process in config.test.ts; these few spawn dist/main.js to prove what only the process shows.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SETTINGS } from '../src/boundaries/config.js';
+import { startSimulator } from '../src/demo/simulator.js';
+import { demoPosts } from '../src/demo/stations.js';
+import { runExporter, startExporterProcess } from './support/exporter-process.js';
+import { get, sample } from './support/http.js';
+
+describe('command line', () => {
+  it('lists every setting with its env variable and default in --help', async () => {
+    const { code, stdout } = await runExporter(['--help']);
+    expect(code).toBe(0);
+    for (const s of Object.values(SETTINGS)) {
+      expect(stdout).toContain(s.env);
+      if (s.flag) expect(stdout).toContain(`--${s.flag}`);
+      const demo = s.demoDefault ? `; ${s.demoDefault} with --demo` : '';
+      if (s.default) expect(stdout).toContain(`(default: ${s.default}${demo})`);
+    }
+  });
+
+  it('prints the version', async () => {
+    const { code, stdout } = await runExporter(['--version']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^cityair-exporter 0\.1\.0 \(revision [0-9a-f]+|unknown\)/);
+  });
+
+  it.concurrent.each([
+    [
+      ['--upstream.timeout=5'],
+      {},
+      'cityair-exporter: invalid --upstream.timeout (CITYAIR_TIMEOUT): "5" is not a duration such as 500ms, 30s, 5m or 1h',
+    ],
+    [
+      [],
+      { CITYAIR_MEASUREMENTS_CONCURRENCY: '0' },
+      'cityair-exporter: invalid --measurements.concurrency (CITYAIR_MEASUREMENTS_CONCURRENCY): "0" is not a whole number from 1 to 16',
+    ],
+    [['--no-such-flag'], {}, "cityair-exporter: Unknown option '--no-such-flag' (see --help)"],
+  ])('exits 2 with one line naming the setting for %j %j', async (args, env, line) => {
+    const { code, stderr } = await runExporter(args, { CITYAIR_API_KEY: 'k', ...env });
+    expect(code).toBe(2);
+    expect(stderr).toBe(`${line}\n`);
+  });
+
+  it('explains where a key comes from when none is given, without a stack trace', async () => {
+    const { code, stderr } = await runExporter([]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('Settings → API access keys');
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('sends the key read from a file, trimmed, to the API', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cityair-key-'));
+    writeFileSync(join(dir, 'key'), '  file-key-123\n');
+    const sim = await startSimulator({ posts: demoPosts(), apiKey: 'file-key-123' });
+    const p = await startExporterProcess({
+      args: [`--upstream.url=${sim.baseUrl}`, `--upstream.api-key-file=${join(dir, 'key')}`],
+    });
+    try {
+      expect(sample((await get(`${p.url}/metrics`)).text, 'cityair_up')).toBe(1);
+      expect(sim.lastHeaders()?.authorization).toBe('Bearer file-key-123');
+    } finally {
+      await p.stop();
+      await sim.close();
+    }
+  });
+});
