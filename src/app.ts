@@ -47,7 +47,7 @@ export async function startExporter(
   const metrics = createExporterMetrics({ ...build, nodeVersion: process.version });
   const stations = createStationCollector({
     fetchStations: client.fetchStations,
-    policy: { ...upstream, maxBackoffMs: 60_000 }, // MERGE: config.upstream.maxBackoffMs
+    policy: upstream,
     log,
     onRequest: metrics.recordStationRequest,
   });
