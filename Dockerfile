@@ -2,7 +2,9 @@
 # cityair-exporter image. Build, run and secrets: docs/container.md.
 #
 # The Node version is pinned exactly and must stay on the major that .ci/run tests with (node@<major>);
-# test/container/dockerfile-policy.test.ts enforces both. Node 26 has been the Active LTS line since late October 2026.
+# test/container/dockerfile-policy.test.ts enforces both. Node 26.10.0 is a "Current" release, not LTS: the 26
+# line is promoted to LTS later in its life. When Node's release list marks a 26.x.y as LTS, pin that exact
+# version in the three FROM lines and the base.name label below, and in .ci/run (docs/container.md, "Node version").
 # trixie: Debian 13 is the default and longest-supported base of the official Node 26 images.
 
 # Production dependencies only, installed apart from the build so that no dev tool reaches the image
@@ -26,11 +28,11 @@ ARG REVISION=""
 RUN if [ -n "$REVISION" ]; then printf '%s\n' "$REVISION" > dist/REVISION; fi
 
 FROM node:26.10.0-trixie-slim
-ARG REVISION=""
+# No org.opencontainers.image.revision here: a LABEL cannot be left out when REVISION is empty, and an empty
+# revision label claims a build of no commit. The build command sets it with --label (docs/container.md).
 LABEL org.opencontainers.image.title="cityair-exporter" \
       org.opencontainers.image.description="Prometheus exporter for the CityAir air-quality platform" \
       org.opencontainers.image.licenses="MIT" \
-      org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.base.name="docker.io/library/node:26.10.0-trixie-slim"
 ENV NODE_ENV=production
 WORKDIR /app

@@ -1,18 +1,22 @@
 // No Docker engine runs here, so the image is judged by its Dockerfile: pinned base, non-root, exec forms,
 // a healthcheck without curl, no dev dependencies or sources in the runtime stage, and a tight context.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  defaultArgs,
   execForm,
+  expandVariables,
   finalStage,
   healthcheck,
   instructions,
   isIgnored,
   parseDockerfile,
+  REPO_ROOT,
   readRepoDockerfile,
   type Stage,
   stageEnv,
+  stageLabels,
   startCommand,
 } from './dockerfile.js';
 
@@ -72,6 +76,29 @@ describe('the reader', () => {
     expect(healthcheck(last)?.instruction.flags).toEqual({ interval: '5s' });
     expect(execForm(instructions(last, 'CMD')[0]?.rest ?? '')).toBeUndefined();
     expect(execForm('["a", 1]')).toBeUndefined();
+  });
+
+  it('expands build arguments in labels the way Docker does, empty when unset', () => {
+    // Dockerfile text, so ${...} here is Docker's syntax, not a template placeholder.
+    const dollar = (s: string) => s.replaceAll('@{', '${');
+    const vars = { A: 'x', E: '' };
+    expect(expandVariables(dollar('$A-@{A}-@{B}'), vars)).toBe('x-x-');
+    expect(expandVariables(dollar('@{E:-d}|@{A:-d}|@{E:+p}|@{A:+p}'), vars)).toBe('d|x||p');
+    const stage = finalStage(
+      parseDockerfile(
+        dollar(
+          [
+            'FROM node:1.2.3-trixie-slim',
+            'ARG R=""',
+            'ARG S=abc',
+            'LABEL a="@{R}" \\',
+            '  b=$S c="@{R:-none}"',
+          ].join('\n'),
+        ),
+      ),
+    );
+    expect(defaultArgs(stage)).toEqual({ R: '', S: 'abc' });
+    expect(stageLabels(stage, defaultArgs(stage))).toEqual({ a: '', b: 'abc', c: 'none' });
   });
 
   it('applies .dockerignore rules the way Docker does', () => {
@@ -190,6 +217,13 @@ describe('Dockerfile policy', () => {
     }
   });
 
+  it('writes no label with an empty value when built without build arguments', () => {
+    // An empty org.opencontainers.image.revision claims an image built from no commit; tools show it as such.
+    const labels = stageLabels(runtime, defaultArgs(runtime));
+    expect(Object.keys(labels).length).toBeGreaterThan(0);
+    for (const [key, value] of Object.entries(labels)) expect(value.trim(), key).not.toBe('');
+  });
+
   it('bakes no secret into any stage', () => {
     for (const stage of dockerfile.stages) {
       for (const ins of [
@@ -219,6 +253,27 @@ describe('.dockerignore', () => {
     ]) {
       expect(isIgnored(dockerignore, path), path).toBe(true);
     }
+  });
+
+  it('keeps secrets and stray files inside src/ out too: only TypeScript sources enter', () => {
+    for (const path of [
+      'src/.env',
+      'src/cityair.key',
+      'src/secrets/cityair_api_key',
+      'src/demo/.env.local',
+      'src/http/server.ts~',
+      'src/.DS_Store',
+    ]) {
+      expect(isIgnored(dockerignore, path), path).toBe(true);
+    }
+  });
+
+  it('lets in every TypeScript file under src/, which the build compiles', () => {
+    const sources = (readdirSync(`${REPO_ROOT}src`, { recursive: true }) as string[])
+      .map((p) => `src/${p}`)
+      .filter((p) => p.endsWith('.ts'));
+    expect(sources).toContain('src/main.ts');
+    for (const path of sources) expect(isIgnored(dockerignore, path), path).toBe(false);
   });
 
   it('lets in every file the Dockerfile copies from the context', () => {

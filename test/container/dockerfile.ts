@@ -206,3 +206,47 @@ function globToRegExp(pattern: string): RegExp {
   }
   return new RegExp(`^${source}$`);
 }
+
+/**
+ * Expands $X, ${X}, ${X:-word} and ${X:+word} the way Docker does in LABEL, ENV and the like. Unset
+ * variables expand to nothing, as in Docker.
+ */
+export function expandVariables(text: string, vars: Readonly<Record<string, string>>): string {
+  return text.replace(
+    /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::([-+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g,
+    (
+      _m,
+      braced: string | undefined,
+      op: string | undefined,
+      word: string | undefined,
+      bare: string | undefined,
+    ) => {
+      const value = vars[braced ?? bare ?? ''] ?? '';
+      if (op === '-') return value === '' ? (word ?? '') : value;
+      if (op === '+') return value === '' ? '' : (word ?? '');
+      return value;
+    },
+  );
+}
+
+/** Build arguments a stage sees when none is passed: its own ARG lines with their defaults. */
+export function defaultArgs(stage: Stage): Record<string, string> {
+  const args: Record<string, string> = {};
+  for (const ins of instructions(stage, 'ARG')) {
+    const [, name, value] = /^([A-Za-z_][A-Za-z0-9_]*)(?:=("(?:[^"\\]|\\.)*"|\S*))?$/.exec(ins.rest) ?? [];
+    if (name !== undefined) args[name] = value?.startsWith('"') ? JSON.parse(value) : (value ?? '');
+  }
+  return args;
+}
+
+/** The LABELs of a stage (key="value" form), variables expanded with the given build arguments. */
+export function stageLabels(stage: Stage, args: Readonly<Record<string, string>>): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const ins of instructions(stage, 'LABEL')) {
+    for (const [, key, value] of ins.rest.matchAll(/([^\s=]+)=("(?:[^"\\]|\\.)*"|\S*)/g)) {
+      if (key === undefined || value === undefined) continue;
+      labels[key] = expandVariables(value.startsWith('"') ? JSON.parse(value) : value, args);
+    }
+  }
+  return labels;
+}
