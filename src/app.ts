@@ -52,7 +52,15 @@ export async function startExporter(
   const metrics = createExporterMetrics(build, refresher.state);
   recordAttempt = metrics.recordAttempt;
 
-  const app = buildServer({ config, log, refresher, metrics, version: build.version, web });
+  const app = buildServer({
+    config,
+    log,
+    refresher,
+    metrics,
+    version: build.version,
+    revision: build.revision,
+    web,
+  });
   const bound = await listen(app, config.web.host, config.web.port);
   // A wildcard bind is reachable on localhost; say so in a form a person can click.
   const url = bound.replace(/\/\/(\[::\]|0\.0\.0\.0)(?=:)/, '//localhost');
