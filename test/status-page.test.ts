@@ -146,6 +146,13 @@ describe('status page', () => {
     const worst = page(view(allDown, { readingsEnabled: true }));
     expect(Buffer.byteLength(worst)).toBeLessThan(1_000_000);
     expect(worst).toContain('9000 more stations not shown (9000 of them offline)');
+
+    // Upstream names have no length limit; the rows do.
+    const long = many.map((s) => ({ ...s, name: `${'Длинное имя 🌫️ '.repeat(200)}${s.id}` }));
+    const clipped = page(view(long));
+    expect(Buffer.byteLength(clipped)).toBeLessThan(1_000_000);
+    expect(rows(clipped)[0]?.[1]).toMatch(/^Длинное имя 🌫️ .{80,}…$/u);
+    expect(rows(page(view(long), String(1_009_999)))).toHaveLength(1);
   });
 
   it('shows the readings columns only with the readings collector on, with each reading’s age', () => {

@@ -5,6 +5,9 @@ import type { StatusQuery, StatusStation } from './status-view.js';
 
 /** Enough rows to show every offline station of a large fleet while the page stays far below 1 MB. */
 export const ROW_CAP = 1000;
+/** Upstream text has no length limit; a row must not. The filter still searches the whole name. */
+const MAX_NAME_CHARS = 120;
+const MAX_TZ_CHARS = 64;
 
 interface Row {
   readonly online: boolean;
@@ -97,7 +100,7 @@ function headerCells(readingsEnabled: boolean): string {
 function toRow(s: StatusStation, readingsEnabled: boolean): Row {
   const key = `${s.id}\u0000${s.name.toLowerCase()}\u0000${s.tz.toLowerCase()}`;
   const state = s.online ? '<td>online</td>' : '<td class="bad">offline</td>';
-  const head = `<tr${s.online ? '' : ' class="off"'}><td>${s.id}</td><td>${escapeHtml(s.name)}</td><td>${escapeHtml(s.tz) || '–'}</td>${state}`;
+  const head = `<tr${s.online ? '' : ' class="off"'}><td>${s.id}</td><td>${escapeHtml(clip(s.name, MAX_NAME_CHARS))}</td><td>${escapeHtml(clip(s.tz, MAX_TZ_CHARS)) || '–'}</td>${state}`;
   if (!readingsEnabled) return { online: s.online, key, before: `${head}</tr>`, after: '', atMs: undefined };
   const r = s.reading;
   const values = `${numberCell(r?.pm25)}${numberCell(r?.pm10)}${numberCell(r?.aqi)}`;
@@ -116,4 +119,11 @@ function toRow(s: StatusStation, readingsEnabled: boolean): Row {
 function numberCell(value: number | undefined): string {
   if (value === undefined || !Number.isFinite(value)) return '<td>–</td>';
   return `<td>${Math.round(value * 10) / 10}</td>`;
+}
+
+/** At most max characters (code points, so no emoji is cut in half), with an ellipsis when cut. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
