@@ -82,6 +82,20 @@ describe.skipIf(!browserPath)('status page in Chromium', () => {
     console.info(`status page screenshot: ${screenshot}`);
   });
 
+  it('runs its own script and no other: the Content-Security-Policy reaches the browser', async () => {
+    const p = await ready();
+    const s = await browse();
+    await s.page.goto(`${p.url}/`);
+    // The page's script ran (the headings became sort buttons) with nothing refused so far.
+    await expect(s.page.getByRole('button', { name: 'Time zone' }).count()).resolves.toBe(1);
+    expectCleanVisit(s);
+    // As if a name had slipped through as markup: the browser refuses the script.
+    await s.page.evaluate(`document.body.append(Object.assign(document.createElement('script'), {
+      textContent: 'document.title = "injected"' }))`);
+    await expect(s.page.title()).resolves.toBe('CityAir exporter');
+    expect(s.problems().join('\n')).toMatch(/Content Security Policy/);
+  });
+
   it('filters on the server with scripts off', async () => {
     const p = await ready();
     const s = await browse({ javaScriptEnabled: false });

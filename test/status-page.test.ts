@@ -148,7 +148,7 @@ describe('status page', () => {
     expect(worst).toContain('9000 more stations not shown (9000 of them offline)');
 
     // Upstream names have no length limit; the rows do.
-    const long = many.map((s) => ({ ...s, name: `${'Длинное имя 🌫️ '.repeat(200)}${s.id}` }));
+    const long = many.map((s) => ({ ...s, name: `${'Длинное имя 🌫️ '.repeat(20)}${s.id}` }));
     const clipped = page(view(long));
     expect(Buffer.byteLength(clipped)).toBeLessThan(1_000_000);
     expect(rows(clipped)[0]?.[1]).toMatch(/^Длинное имя 🌫️ .{80,}…$/u);
@@ -178,6 +178,17 @@ describe('status page', () => {
     const off = page(view(list));
     expect(off).not.toContain('PM2.5');
     expect(off).not.toContain('12.3');
+  });
+
+  it('shows new data as soon as the station list is a new one', () => {
+    const before = [station(1, 'Old name', false)];
+    expect(rows(page(view(before)))).toEqual([[1, 'Old name']]);
+    const after = [station(1, 'New name'), station(2, 'Added', false)];
+    expect(rows(page(view(after)))).toEqual([
+      [2, 'Added'],
+      [1, 'New name'],
+    ]);
+    expect(page(view(after))).toContain('2 stations: 1 online, 1 offline.');
   });
 
   it('tells why no station is listed', () => {
