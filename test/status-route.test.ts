@@ -1,28 +1,44 @@
 // GET / through the real server (fastify inject): headers a browser enforces, and the filter in the URL.
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { parseCli } from '../src/boundaries/config.js';
 import { parseStationList } from '../src/boundaries/stations.js';
 import { demoPosts } from '../src/demo/stations.js';
 import { buildServer } from '../src/http/server.js';
+import { createWebSecurity, type WebSecurity } from '../src/http/web-security.js';
 import { createExporterMetrics } from '../src/metrics/exporter-registry.js';
 import { createRefresher } from '../src/refresh/refresher.js';
 import type { FetchOutcome } from '../src/upstream/client.js';
+import { basic, hashOf } from './security/helpers.js';
 
 const stopped: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const stop of stopped.splice(0)) await stop();
 });
 
-async function server(outcome: () => FetchOutcome) {
+async function server(outcome: () => FetchOutcome, webConfig?: unknown) {
   const action = parseCli([], { CITYAIR_API_KEY: 'route-test-key' });
   if (action.kind !== 'run') throw new Error('expected a run configuration');
   const { config } = action;
   const log = pino({ level: 'silent' });
   const refresher = createRefresher({ fetchStations: async () => outcome(), policy: config.upstream, log });
   const metrics = createExporterMetrics({ version: '9.9.9', revision: 'feedbee' }, refresher.state);
-  const app = buildServer({ config, log, refresher, metrics, version: '9.9.9', revision: 'feedbee' });
+  let web: WebSecurity | undefined;
+  if (webConfig !== undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'cityair-status-route-'));
+    writeFileSync(join(dir, 'web.yml'), stringify(webConfig));
+    web = createWebSecurity(join(dir, 'web.yml'), log, { watch: false });
+    stopped.push(async () => {
+      web?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+  }
+  const app = buildServer({ config, log, refresher, metrics, version: '9.9.9', revision: 'feedbee', web });
   refresher.start();
   await refresher.refreshIfDue(1000);
   stopped.push(async () => {
@@ -93,5 +109,23 @@ describe('GET /', () => {
     expect(res.body).toContain('<code>auth</code>');
     expect(res.body).toContain('No station data is being served: there has been no successful refresh yet.');
     expect(res.body).not.toContain('<table');
+  });
+
+  it('asks for credentials, and leaves a policy from the web config file in force', async () => {
+    const app = await server(demoList, {
+      basic_auth_users: { operator: hashOf('route-secret') },
+      http_server_config: { headers: { 'Content-Security-Policy': "default-src 'none'" } },
+    });
+    const refused = await app.inject({ method: 'GET', url: '/?q=x' });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.body).not.toContain('stations');
+    const res = await app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { authorization: basic('operator', 'route-secret') },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'");
+    expect(res.body).toContain('40 stations: 35 online, 5 offline.');
   });
 });
