@@ -59,6 +59,7 @@ export async function startExporter(
     stations,
     scrape: { sources, registry: metrics.registry },
     version: build.version,
+    revision: build.revision,
     web,
   });
   const bound = await listen(app, config.web.host, config.web.port);

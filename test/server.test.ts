@@ -56,6 +56,7 @@ function serve(fake: Partial<Fake> = {}, argv: string[] = []) {
     stations: collector,
     scrape: { sources: [stationSource(collector, config.upstream.maxAgeMs)], registry: metrics.registry },
     version: '1.2.3',
+    revision: 'abc1234',
   });
   apps.push(app);
   return { app, f };

@@ -1,11 +1,13 @@
-// The HTTP face of the exporter: /metrics, a landing page and health probes, nothing else.
+// The HTTP face of the exporter: /metrics, a status page and health probes, nothing else.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../boundaries/config.js';
+import { parseStatusQuery } from '../boundaries/status-query.js';
 import { servable } from '../collectors/refresh-policy.js';
-import type { StationCollector } from '../collectors/stations.js';
-import { renderLandingPage } from './landing-page.js';
+import type { StationCollector, StationState } from '../collectors/stations.js';
 import { type MetricsRouteDeps, metricsHandler } from './metrics-route.js';
+import { renderStatusPage, STATUS_PAGE_CSP } from './status-page.js';
+import type { StatusView } from './status-view.js';
 import type { WebSecurity } from './web-security.js';
 
 export interface ServerDeps {
@@ -15,6 +17,7 @@ export interface ServerDeps {
   readonly stations: Pick<StationCollector, 'state'>;
   readonly scrape: Pick<MetricsRouteDeps, 'sources' | 'registry'>;
   readonly version: string;
+  readonly revision: string;
   /** --web.config.file: TLS options, basic auth and headers. */
   readonly web?: WebSecurity | undefined;
 }
@@ -69,19 +72,16 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     }),
   );
 
-  app.get('/', async (_req, reply) =>
-    reply.type('text/html; charset=utf-8').send(
-      renderLandingPage({
-        version: deps.version,
-        telemetryPath: config.web.telemetryPath,
-        upstream: config.demo ? 'built-in simulator' : config.upstream.baseUrl,
-        demo: config.demo,
-        state: stations.state(),
-        maxAgeMs,
-        nowMs: Date.now(),
-      }),
-    ),
-  );
+  app.get('/', async (req, reply) => {
+    const page = renderStatusPage(
+      statusView(deps, stations.state(), Date.now()),
+      parseStatusQuery(req.query),
+    );
+    // A Content-Security-Policy from --web.config.file is the operator's choice and stays; the page reads
+    // without its script and style.
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', STATUS_PAGE_CSP);
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page);
+  });
 
   app.get('/healthz', async (_req, reply) => reply.type('text/plain; charset=utf-8').send('ok\n'));
 
@@ -93,4 +93,32 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   });
 
   return app;
+}
+
+/** What the status page shows, from the station collector's state. */
+function statusView(deps: ServerDeps, state: StationState, nowMs: number): StatusView {
+  const { config } = deps;
+  const last = state.lastAttempt;
+  return {
+    version: deps.version,
+    revision: deps.revision,
+    upstream: config.demo ? 'built-in simulator' : config.upstream.baseUrl,
+    demo: config.demo,
+    mode: config.upstream.refreshIntervalMs > 0 ? 'background' : 'on-demand',
+    telemetryPath: config.web.telemetryPath,
+    nowMs,
+    refresh: {
+      lastSuccessMs: state.current?.fetchedAtMs,
+      lastAttempt:
+        last &&
+        (last.reason
+          ? { atMs: last.atMs, ok: false, reason: last.reason, message: last.message ?? '' }
+          : { atMs: last.atMs, ok: true }),
+      backoffUntilMs: state.notBeforeMs,
+      consecutiveFailures: state.consecutiveFailures,
+    },
+    // The list's own array: the same object for as long as the data is the same, which the page's cache needs.
+    stations: servable(state, nowMs, config.upstream.maxAgeMs)?.data.stations,
+    readingsEnabled: false,
+  };
 }

@@ -1,0 +1,55 @@
+// What the status page at / shows, as plain data: the server builds it from the collectors' state, the page
+// renders it. Nothing here knows how refreshes work.
+
+export interface StatusView {
+  readonly version: string;
+  readonly revision: string;
+  /** Where station data comes from: the API's base URL, or the simulator in demo mode. */
+  readonly upstream: string;
+  readonly demo: boolean;
+  readonly mode: 'on-demand' | 'background';
+  readonly telemetryPath: string;
+  readonly nowMs: number;
+  readonly refresh: {
+    readonly lastSuccessMs: number | undefined;
+    readonly lastAttempt:
+      | {
+          readonly atMs: number;
+          readonly ok: boolean;
+          readonly reason?: string;
+          /** Scrubbed of the key already, but upstream-influenced: text, never markup. */
+          readonly message?: string;
+        }
+      | undefined;
+    /** No upstream request before this time; 0 when none is in force. */
+    readonly backoffUntilMs: number;
+    readonly consecutiveFailures: number;
+  };
+  /**
+   * undefined while no station data may be served. The page caches its station table per array object, so the
+   * same data must come as the same array (and a new array only with new data).
+   */
+  readonly stations: readonly StatusStation[] | undefined;
+  readonly readingsEnabled: boolean;
+}
+
+export interface StatusStation {
+  readonly id: number;
+  readonly name: string;
+  /** IANA time zone name, '' when unknown. */
+  readonly tz: string;
+  readonly online: boolean;
+  /** Only with the readings collector on and a fresh reading. */
+  readonly reading?: {
+    readonly pm25?: number;
+    readonly pm10?: number;
+    readonly aqi?: number;
+    readonly atMs: number;
+  };
+}
+
+/** The page's query string, parsed (src/boundaries/status-query.ts). */
+export interface StatusQuery {
+  /** Filter by name, id or time zone; '' shows every station. */
+  readonly q: string;
+}
