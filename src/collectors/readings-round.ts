@@ -205,7 +205,9 @@ function allFailed(
   settled: ReadonlyMap<number, Settled>,
   stop: Failure | undefined,
 ): Failure & { readonly stats: RoundStats } {
-  const commonest = FAILURE_REASONS.reduce((best, r) => (stats.failures[r] > stats.failures[best] ? r : best));
+  const commonest = FAILURE_REASONS.reduce((best, r) =>
+    stats.failures[r] > stats.failures[best] ? r : best,
+  );
   const reason: FailureReason = stop?.reason ?? commonest;
   const first = stop ?? firstFailure(settled);
   const message = `all ${stats.requests} readings requests failed; ${first?.message ?? ''}`;
