@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ReadingsData } from '../src/boundaries/measurements.js';
 import { Secret } from '../src/boundaries/secret.js';
-import { type ReadingsRoundOptions, runReadingsRound } from '../src/collectors/readings-round.js';
+import { idsToRead, type ReadingsRoundOptions, runReadingsRound } from '../src/collectors/readings-round.js';
 import { DEMO_UNKNOWN_UNIT, demoHasNoReadings } from '../src/demo/readings.js';
 import { type Simulator, startSimulator } from '../src/demo/simulator.js';
 import { demoPosts } from '../src/demo/stations.js';
@@ -216,5 +216,12 @@ describe('a readings round', () => {
     const data = await okRound({ ids: [] });
     expect(sim.readingsLog()).toEqual([]);
     expect(data.readings.size).toBe(0);
+  });
+
+  it('takes its ids from the station list only, narrowed by the configured stations', () => {
+    const listed = [{ id: 3 }, { id: 1 }, { id: 2 }];
+    expect(idsToRead(listed, undefined)).toEqual([3, 1, 2]);
+    expect(idsToRead(listed, [2, 3, 99])).toEqual([3, 2]);
+    expect(idsToRead(listed, [])).toEqual([]);
   });
 });

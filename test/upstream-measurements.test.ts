@@ -130,4 +130,27 @@ describe('readings read', () => {
     const outcome = await client.fetchStations();
     expect(outcome.ok && outcome.list.stations.length).toBe(40);
   });
+
+  it('is served by the simulator oldest first, strictly after date__gt, and refuses a bad query', async () => {
+    const id = FULL;
+    const after = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const get = (query: string) =>
+      fetch(`${sim.baseUrl}/harvester/v2/Posts/${id}/measurements?${query}`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+    const res = await get(`interval=5m&date__gt=${after}`);
+    const body = (await res.json()) as { meta: { units: Record<string, string> }; data: { date: string }[] };
+    expect(body.meta.units).toMatchObject({
+      pm2: 'mg/m³',
+      temperature: '°C',
+      humidity: '%',
+      pressure: 'mm Hg',
+    });
+    const dates = body.data.map((r) => Date.parse(r.date));
+    expect(dates.length).toBeGreaterThan(0);
+    expect(dates.every((d) => d > Date.parse(after))).toBe(true);
+    expect([...dates].sort((a, b) => a - b)).toEqual(dates);
+    expect((await get('interval=7m')).status).toBe(400);
+    expect((await get('interval=5m&date__gt=yesterday')).status).toBe(400);
+  });
 });

@@ -49,6 +49,20 @@ export type ReadingsRoundResult =
 
 const MAX_UNKNOWN_UNITS = 20;
 
+/**
+ * The ids a round may ask for: those of the last good station list, narrowed to --measurements.stations when it
+ * is set (ids there that the list lacks are never asked). No id comes from anywhere else.
+ */
+export function idsToRead(
+  listed: readonly { readonly id: number }[],
+  only: readonly number[] | undefined,
+): number[] {
+  const wanted = only === undefined ? undefined : new Set(only);
+  const ids: number[] = [];
+  for (const { id } of listed) if (wanted === undefined || wanted.has(id)) ids.push(id);
+  return ids;
+}
+
 type Settled =
   | {
       readonly state: 'fresh' | 'stale';
