@@ -105,19 +105,31 @@ export async function runReadingsRound(options: ReadingsRoundOptions): Promise<R
 
   const stats = tally(ids, settled, options, performance.now() - t0, stop);
   logRound(options.log, stats, settled, stop);
-  const readings = new Map<number, StationReading>();
-  for (const id of ids) {
-    const s = settled.get(id);
-    const kept = s === undefined || s.state === 'failed' ? options.previous?.readings.get(id) : undefined;
-    if (s && (s.state === 'fresh' || s.state === 'stale')) readings.set(id, s.reading);
-    else if (kept) readings.set(id, kept);
-  }
-  const failed = stats.stations.failed;
-  if (stats.requests > 0 && failed === stats.requests) return allFailed(stats, settled, stop);
-  const data: ReadingsData = { readings, round: stats };
+  if (stats.requests > 0 && stats.stations.failed === stats.requests) return allFailed(stats, settled, stop);
+  const data: ReadingsData = { readings: merge(ids, settled, options.previous), round: stats };
   return stats.retryAfterMs === undefined
     ? { ok: true, data }
     : { ok: true, data, retryAfterMs: stats.retryAfterMs };
+}
+
+/** A new row replaces the old; a failed or deferred station keeps its reading; an empty answer removes it. */
+function merge(
+  ids: readonly number[],
+  settled: ReadonlyMap<number, Settled>,
+  previous: ReadingsData | undefined,
+): Map<number, StationReading> {
+  const readings = new Map<number, StationReading>();
+  for (const id of ids) {
+    const s = settled.get(id);
+    const reading =
+      s === undefined || s.state === 'failed'
+        ? previous?.readings.get(id)
+        : s.state === 'empty'
+          ? undefined
+          : s.reading;
+    if (reading) readings.set(id, reading);
+  }
+  return readings;
 }
 
 async function readOne(options: ReadingsRoundOptions, id: number): Promise<MeasurementsOutcome> {
