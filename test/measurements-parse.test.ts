@@ -147,13 +147,19 @@ describe('the newest row', () => {
           row('2026-11-23 10:40:00', { temperature: 40 }),
           row('2026-02-30T10:50:00Z', { temperature: 50 }),
           { ...row('2026-11-23T11:00:00Z', { temperature: 60 }), postId: 7 },
+          { ...row('2026-11-23T11:05:00Z', { temperature: 65 }), postId: '7' },
           'not a row',
         ],
         units,
       ),
     );
     expect(reading(result).temperatureCelsius).toBe(10);
-    expect(result.ok && result.rejectedRows).toBe(5);
+    expect(result.ok && result.rejectedRows).toBe(6);
+    const asText = parseMeasurements(
+      ID,
+      answer([{ ...row('2026-11-23T10:10:00Z', { temperature: 1 }), postId: '1000' }], units),
+    );
+    expect(reading(asText).temperatureCelsius).toBe(1);
     const none = parseMeasurements(ID, answer([row('yesterday'), { date: 5 }], units));
     expect(none.ok).toBe(false);
     expect(!none.ok && none.message).toMatch(/none of the 2 rows/);

@@ -118,7 +118,7 @@ export type MeasurementsResult =
 export const LABEL_NAME = /^[a-z][a-z0-9_]{0,31}$/;
 export const MAX_SUBSTANCES = 32;
 export const MAX_AQI_INDICES = 8;
-/** Fields of meta.units looked at, per answer; the rest count as too_many. */
+/** Fields looked at per answer (the seen ones first); the rest count as too_many. */
 const MAX_FIELDS = 64;
 
 /** Row keys that are not readings. */
@@ -167,8 +167,12 @@ const answerSchema = z.object({
 
 const rowSchema = z.looseObject({
   date: z.string().max(64),
-  postId: z.int().nullish(),
+  postId: z.unknown(),
 });
+
+/** A row that names a station names this one; a number or its digits as a string both count. */
+const namesOther = (postId: unknown, id: number): boolean =>
+  (typeof postId === 'number' || typeof postId === 'string') && String(postId) !== String(id);
 
 // UTC only: a trailing Z (seen) or an explicit +00:00. Each part is range-checked, because Date.parse rolls
 // 30 February over into March instead of refusing it.
@@ -204,13 +208,13 @@ export function parseMeasurements(id: number, body: unknown): MeasurementsResult
   for (let i = 0; i < data.length; i++) {
     const row = rowSchema.safeParse(data[i]);
     const atMs = row.success ? parseUtcDate(row.data.date) : undefined;
-    const otherStation = row.success && row.data.postId != null && row.data.postId !== id;
+    const otherStation = row.success && namesOther(row.data.postId, id);
     if (!row.success || atMs === undefined || otherStation) {
       rejectedRows++;
       firstProblem ||= !row.success
         ? `row ${i}: ${firstIssue(row.error)}`
         : otherStation
-          ? `row ${i}: postId ${row.data.postId} is not station ${id}`
+          ? `row ${i}: postId ${String(row.data.postId).slice(0, 20)} is not station ${id}`
           : `row ${i}: date is not a UTC ISO time`;
       continue;
     }
