@@ -1,8 +1,15 @@
-// The one place that talks to CityAir: a GET of the station list over a keep-alive pool, with a deadline over
-// the whole exchange and a cap on the body, answering a typed outcome instead of throwing.
+// The one place that talks to CityAir: GETs of JSON (the station list, a station's readings) over a keep-alive
+// pool, each with a deadline over the whole exchange and a cap on the body, answering a typed outcome instead of
+// throwing.
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import { Agent, type Dispatcher, request } from 'undici';
+import { POSTS_PATH } from '../boundaries/config.js';
+import {
+  type MeasurementsInterval,
+  type MeasurementsResult,
+  parseMeasurements,
+} from '../boundaries/measurements.js';
 import type { Secret } from '../boundaries/secret.js';
 import { scrub } from '../boundaries/secret.js';
 import { parseStationList, type StationList } from '../boundaries/stations.js';
@@ -10,12 +17,16 @@ import { type Failure, failure, parseRetryAfter, reasonForStatus } from './failu
 
 export interface UpstreamOptions {
   readonly postsUrl: string;
+  /** Base of the readings URLs; when left out, postsUrl without its /harvester/v2/Posts. */
+  readonly baseUrl?: string;
   readonly apiKey: Secret | undefined;
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   readonly userAgent: string;
   /** Defaults to a keep-alive Agent; issue-level options (proxy, CA) swap it. */
   readonly dispatcher?: Dispatcher;
+  /** Sockets of the default Agent (2): as many as requests may be in flight, or they queue inside the deadline. */
+  readonly connections?: number;
 }
 
 export type FetchOutcome =
@@ -25,10 +36,33 @@ export type FetchOutcome =
 /** The upstream read as a function: the refresher needs nothing else, so its tests need no network. */
 export type FetchStations = () => Promise<FetchOutcome>;
 
+export type MeasurementsOutcome =
+  | {
+      readonly ok: true;
+      readonly result: Extract<MeasurementsResult, { ok: true }>;
+      readonly bytes: number;
+    }
+  | Failure;
+
+export interface MeasurementsQuery {
+  readonly interval: MeasurementsInterval;
+  /** Rows strictly after this Unix time (ms) are asked for; sent as UTC without milliseconds. */
+  readonly dateGtMs: number;
+}
+
+/** One station's readings as a function, so a round of reads needs no network in its tests. */
+export type FetchMeasurements = (id: number, query: MeasurementsQuery) => Promise<MeasurementsOutcome>;
+
 export interface UpstreamClient {
   readonly fetchStations: FetchStations;
+  readonly fetchMeasurements: FetchMeasurements;
   readonly close: () => Promise<void>;
 }
+
+/** What a validator makes of a decoded body: a value, or one line saying why the answer is unusable. */
+type Validated<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly message: string };
 
 const DECODERS: Readonly<Record<string, (b: Buffer, o: { maxOutputLength: number }) => Promise<Buffer>>> = {
   gzip: promisify(gunzip),
@@ -39,7 +73,8 @@ const DECODERS: Readonly<Record<string, (b: Buffer, o: { maxOutputLength: number
 
 export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   const ownsDispatcher = options.dispatcher === undefined;
-  const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 60_000, connections: 2 });
+  const dispatcher =
+    options.dispatcher ?? new Agent({ keepAliveTimeout: 60_000, connections: options.connections ?? 2 });
   const headers: Record<string, string> = {
     accept: 'application/json',
     'accept-encoding': 'gzip',
@@ -48,7 +83,7 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   const key = options.apiKey?.reveal();
   if (key) headers.authorization = `Bearer ${key}`;
 
-  const fetchStations: FetchStations = async () => {
+  const getJson = async <T>(url: string, validate: (json: unknown) => Validated<T>): Promise<Got<T>> => {
     // Not AbortSignal.timeout(): its timer and signal outlive a fast answer by the whole deadline, so on-demand
     // scrapes pile them into the old generation and RSS climbs until a full GC. A cleared timer frees them at once.
     const deadline = new AbortController();
@@ -57,23 +92,61 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
       options.timeoutMs,
     );
     try {
-      return await exchange(options, dispatcher, headers, deadline.signal);
+      return await exchange(url, validate, options, dispatcher, headers, deadline.signal);
     } catch (error) {
       return classifyError(error, deadline.signal, options);
     } finally {
       clearTimeout(timer);
     }
   };
-  return { fetchStations, close: async () => (ownsDispatcher ? dispatcher.close() : undefined) };
+
+  const fetchStations: FetchStations = async () => {
+    const got = await getJson(options.postsUrl, (json) => {
+      const parsed = parseStationList(json);
+      return parsed.ok ? { ok: true, value: parsed.list } : parsed;
+    });
+    return got.ok ? { ok: true, list: got.value, bytes: got.bytes } : got;
+  };
+
+  const base = options.baseUrl ?? options.postsUrl.replace(/\/harvester\/v2\/posts\/?$/i, '');
+  const fetchMeasurements: FetchMeasurements = async (id, query) => {
+    const url = measurementsUrl(base, id, query);
+    if (url === undefined) return failure('invalid_payload', `station id ${id} is not a usable integer`);
+    const got = await getJson(url, (json) => {
+      const parsed = parseMeasurements(id, json);
+      return parsed.ok ? { ok: true, value: parsed } : parsed;
+    });
+    return got.ok ? { ok: true, result: got.value, bytes: got.bytes } : got;
+  };
+
+  return {
+    fetchStations,
+    fetchMeasurements,
+    close: async () => (ownsDispatcher ? dispatcher.close() : undefined),
+  };
 }
 
-async function exchange(
+type Got<T> = { readonly ok: true; readonly value: T; readonly bytes: number } | Failure;
+
+/** Ids come from the validated station list; anything else, or a time that is not one, sends no request. */
+export function measurementsUrl(base: string, id: number, query: MeasurementsQuery): string | undefined {
+  if (!Number.isSafeInteger(id) || !Number.isFinite(query.dateGtMs)) return undefined;
+  const dateGt = new Date(query.dateGtMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(dateGt)) return undefined;
+  // The colons stay as they are (legal in a query), as the public clients send them.
+  const search = `interval=${encodeURIComponent(query.interval)}&date__gt=${dateGt}`;
+  return `${base}${POSTS_PATH}/${encodeURIComponent(String(id))}/measurements?${search}`;
+}
+
+async function exchange<T>(
+  url: string,
+  validate: (json: unknown) => Validated<T>,
   options: UpstreamOptions,
   dispatcher: Dispatcher,
   headers: Record<string, string>,
   signal: AbortSignal,
-): Promise<FetchOutcome> {
-  const res = await request(options.postsUrl, { method: 'GET', headers, dispatcher, signal });
+): Promise<Got<T>> {
+  const res = await request(url, { method: 'GET', headers, dispatcher, signal });
   const header = (name: string): string | undefined => {
     const v = res.headers[name];
     return Array.isArray(v) ? v[0] : v;
@@ -99,9 +172,9 @@ async function exchange(
   const encoding = (header('content-encoding') ?? 'identity').trim().toLowerCase();
   const body = await readJson(res.body, encoding, header('content-type') ?? '', options.maxBodyBytes);
   if (!body.ok) return body;
-  const result = parseStationList(body.json);
+  const result = validate(body.json);
   if (!result.ok) return failure('invalid_payload', result.message);
-  return { ok: true, list: result.list, bytes: body.bytes };
+  return { ok: true, value: result.value, bytes: body.bytes };
 }
 
 // The raw, decompressed and decoded body die with this frame, before validation starts: at 100,000 stations

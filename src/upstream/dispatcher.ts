@@ -45,7 +45,16 @@ export function createUpstreamRoute(
   return route;
 }
 
-function buildRoute(settings: DispatcherSettings, env: NodeJS.ProcessEnv): UpstreamRoute {
+/**
+ * The same route without the log lines, with its own pool of `connections` sockets: the readings client needs
+ * one as wide as its concurrency, and a pool of its own so that a round of reads never queues the station list.
+ */
+export function buildRoute(
+  settings: DispatcherSettings,
+  env: NodeJS.ProcessEnv,
+  connections: number = KEEP_ALIVE.connections,
+): UpstreamRoute {
+  const pool = { ...KEEP_ALIVE, connections };
   const extra = settings.caFile === undefined ? [] : readCaFile(settings.caFile);
   const tls: { ca?: string[]; rejectUnauthorized: boolean } = {
     rejectUnauthorized: !settings.insecureSkipVerify,
@@ -59,13 +68,13 @@ function buildRoute(settings: DispatcherSettings, env: NodeJS.ProcessEnv): Upstr
   const noProxy = nonEmpty(env.no_proxy ?? env.NO_PROXY);
   if (!httpsProxy && !httpProxy) {
     return {
-      dispatcher: new Agent({ ...KEEP_ALIVE, connect: tls }),
+      dispatcher: new Agent({ ...pool, connect: tls }),
       proxy: undefined,
       extraCaCertificates: extra.length,
     };
   }
   const dispatcher = new EnvHttpProxyAgent({
-    ...KEEP_ALIVE,
+    ...pool,
     connect: tls,
     // Through a CONNECT tunnel, the API's TLS settings are requestTls; proxyTls is for an https:// proxy, whose
     // certificate is always verified (with the extra CA, for a proxy inside the same private PKI).
