@@ -5,15 +5,19 @@ import type { Logger } from 'pino';
 import { type Config, POSTS_PATH } from './boundaries/config.js';
 import type { BuildFacts } from './boundaries/package-info.js';
 import { Secret } from './boundaries/secret.js';
+import { createReadingsCollector, type ReadingsCollector } from './collectors/readings.js';
 import { createStationCollector } from './collectors/stations.js';
 import { type Simulator, startSimulator } from './demo/simulator.js';
 import { demoPostsAt } from './demo/stations.js';
 import { buildServer } from './http/server.js';
 import { createWebSecurity } from './http/web-security.js';
 import { createExporterMetrics } from './metrics/exporter-registry.js';
+import { createReadingsCounters } from './metrics/readings-counters.js';
+import { readingsSource } from './metrics/readings-source.js';
+import type { ScrapeSource } from './metrics/scrape.js';
 import { stationSource } from './metrics/station-source.js';
-import { createUpstreamClient } from './upstream/client.js';
-import { createUpstreamRoute } from './upstream/dispatcher.js';
+import { createUpstreamClient, type UpstreamClient } from './upstream/client.js';
+import { buildRoute, createUpstreamRoute, type UpstreamRoute } from './upstream/dispatcher.js';
 
 export interface RunningExporter {
   /** The address actually bound, e.g. http://127.0.0.1:9610 (port 0 picks a free one). */
@@ -39,9 +43,9 @@ export async function startExporter(
         apiKey: demo.key,
       }
     : config.upstream;
+  const clientOptions = { ...upstream, userAgent: `cityair-exporter/${build.version}` };
   const client = createUpstreamClient({
-    ...upstream,
-    userAgent: `cityair-exporter/${build.version}`,
+    ...clientOptions,
     ...(route ? { dispatcher: route.dispatcher } : {}),
   });
   const metrics = createExporterMetrics({ ...build, nodeVersion: process.version });
@@ -51,7 +55,11 @@ export async function startExporter(
     log,
     onRequest: metrics.recordStationRequest,
   });
-  const sources = [stationSource(stations, upstream.maxAgeMs)];
+  const sources: ScrapeSource[] = [stationSource(stations, upstream.maxAgeMs)];
+  const readings = config.measurements.enabled
+    ? startReadings(config, clientOptions, stations, metrics.registry, log)
+    : undefined;
+  if (readings) sources.push(readings.source);
 
   const app = buildServer({
     config,
@@ -77,16 +85,63 @@ export async function startExporter(
     'cityair-exporter listening',
   );
   stations.start();
+  // Readings ask only for listed stations: the first round waits for the first station list.
+  if (readings) void stations.firstData.then(readings.collector.start);
 
   return {
     url,
     close: async () => {
       web?.close();
       await app.close();
+      await readings?.collector.stop();
       await stations.stop();
+      await readings?.close();
       await client.close();
       await route?.dispatcher.close();
       await demo?.sim.close();
+    },
+  };
+}
+
+/**
+ * The readings collector with a client of its own, whose pool holds --measurements.concurrency connections, so a
+ * round never queues the station list's request behind its own.
+ */
+function startReadings(
+  config: Config,
+  upstream: Parameters<typeof createUpstreamClient>[0],
+  stations: ReturnType<typeof createStationCollector>,
+  registry: Parameters<typeof createReadingsCounters>[0],
+  log: Logger,
+): { collector: ReadingsCollector; source: ScrapeSource; close: () => Promise<void> } {
+  const { concurrency } = config.measurements;
+  const route: UpstreamRoute | undefined = config.demo
+    ? undefined
+    : buildRoute(config.upstream, process.env, concurrency);
+  const client: UpstreamClient = createUpstreamClient({
+    ...upstream,
+    connections: concurrency,
+    ...(route ? { dispatcher: route.dispatcher } : {}),
+  });
+  const counters = createReadingsCounters(registry);
+  const collector = createReadingsCollector({
+    fetchMeasurements: client.fetchMeasurements,
+    stationList: () => stations.state().current?.data,
+    settings: config.measurements,
+    maxBackoffMs: config.upstream.maxBackoffMs,
+    log,
+    onRequest: counters.record,
+  });
+  const source = readingsSource(collector, stations, {
+    readingsMs: config.measurements.maxAgeMs,
+    stationsMs: config.upstream.maxAgeMs,
+  });
+  return {
+    collector,
+    source,
+    close: async () => {
+      await client.close();
+      await route?.dispatcher.close();
     },
   };
 }

@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import type { FailureReason } from '../upstream/failure.js';
 
-/** The averaging intervals the exporter may ask for. */
-export type MeasurementsInterval = '5m' | '20m' | '1h' | '1d';
+/** The averaging intervals the exporter may ask for (--measurements.interval). */
+export type { MeasurementInterval as MeasurementsInterval } from './setting-values.js';
 
 export interface StationReading {
   readonly id: number;

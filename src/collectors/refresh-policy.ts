@@ -89,13 +89,17 @@ export function backoffMs(consecutiveFailures: number, random: number, maxBackof
   return Math.round(step / 2 + (step / 2) * random);
 }
 
-/** A success clears every failure: nothing of the state before it survives. */
-export function afterSuccess<T>(current: Fetched<T>, durationMs: number): CollectorState<T> {
+/**
+ * A success clears every failure: nothing of the state before it survives. An answer can be good and still ask
+ * for a pause (a Retry-After in the middle of a readings round): then no request goes out before it is over.
+ */
+export function afterSuccess<T>(current: Fetched<T>, durationMs: number, pauseMs = 0): CollectorState<T> {
+  const pause = Math.min(pauseMs, RETRY_AFTER_CAP_MS);
   return {
     current,
     lastAttempt: { atMs: current.fetchedAtMs, durationMs, reason: undefined, message: undefined },
     consecutiveFailures: 0,
-    notBeforeMs: 0,
+    notBeforeMs: pause > 0 ? current.fetchedAtMs + pause : 0,
   };
 }
 

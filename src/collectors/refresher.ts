@@ -13,8 +13,13 @@ import {
   refreshDue,
 } from './refresh-policy.js';
 
-/** A read's answer; `bytes` (the body size) is for log lines only and stays out of the state. */
-export type ReadOutcome<T> = { readonly ok: true; readonly data: T; readonly bytes?: number } | Failure;
+/**
+ * A read's answer. `bytes` (the body size) is for log lines only and stays out of the state; `retryAfterMs` is a
+ * pause the upstream asked for even though the read brought data.
+ */
+export type ReadOutcome<T> =
+  | { readonly ok: true; readonly data: T; readonly bytes?: number; readonly retryAfterMs?: number }
+  | Failure;
 
 /** The upstream read as a function of the current state: tests hand in a fake one and need no network. */
 export type Read<T> = (state: CollectorState<T>) => Promise<ReadOutcome<T>>;
@@ -68,7 +73,7 @@ export function createRefresher<T>(options: RefresherOptions<T>): Refresher<T> {
     const durationMs = clock.monotonic() - t0;
     const before = state;
     state = outcome.ok
-      ? afterSuccess({ data: outcome.data, fetchedAtMs: clock.now() }, durationMs)
+      ? afterSuccess({ data: outcome.data, fetchedAtMs: clock.now() }, durationMs, outcome.retryAfterMs)
       : afterFailure(state, outcome, { atMs, durationMs }, random(), policy.maxBackoffMs);
     if (outcome.ok) markFirstData();
     options.onAttempt?.(before, state, outcome);
