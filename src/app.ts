@@ -7,11 +7,11 @@ import { Secret } from './boundaries/secret.js';
 import { type Simulator, startSimulator } from './demo/simulator.js';
 import { demoPostsAt } from './demo/stations.js';
 import { buildServer } from './http/server.js';
-import { createWebSecurity } from './http/web-security.js';
 import { createExporterMetrics } from './metrics/exporter-registry.js';
 import { createRefresher } from './refresh/refresher.js';
 import { createUpstreamClient } from './upstream/client.js';
 import { createUpstreamRoute } from './upstream/dispatcher.js';
+import { createWebSecurity } from './web/security.js';
 
 export interface RunningExporter {
   /** The address actually bound, e.g. http://127.0.0.1:9610 (port 0 picks a free one). */

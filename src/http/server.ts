@@ -5,9 +5,9 @@ import type { Config } from '../boundaries/config.js';
 import type { ExporterMetrics } from '../metrics/exporter-registry.js';
 import { servable } from '../refresh/policy.js';
 import type { Refresher } from '../refresh/refresher.js';
+import type { WebSecurity } from '../web/security.js';
 import { renderLandingPage } from './landing-page.js';
 import { metricsHandler } from './metrics-route.js';
-import type { WebSecurity } from './web-security.js';
 
 export interface ServerDeps {
   readonly config: Config;

@@ -7,11 +7,11 @@ import { type ConnectionOptions, createServer as createTlsServer, connect as tls
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { parseWebConfig } from '../../src/boundaries/web-config-file.js';
-import { createBasicAuth, createSerializer, parseBasic } from '../../src/http/basic-auth.js';
-import { canonicalIp, certificateSans, sanAllowed } from '../../src/http/client-san.js';
-import { createTokenBucket } from '../../src/http/token-bucket.js';
-import { loadWebConfig, secureContextOptions } from '../../src/http/web-config-loader.js';
+import { createBasicAuth, createSerializer, parseBasic } from '../../src/web/basic-auth.js';
+import { canonicalIp, certificateSans, sanAllowed } from '../../src/web/client-cert.js';
+import { parseWebConfig } from '../../src/web/config-file.js';
+import { loadWebConfig, secureContextOptions } from '../../src/web/loader.js';
+import { createTokenBucket } from '../../src/web/rate-limit.js';
 import { createTestPki, type IssuedCert, type TestPki } from '../support/certs.js';
 import { basic, hashOf } from './helpers.js';
 

@@ -11,7 +11,7 @@ import {
   TLS13_CIPHERS,
   type TlsSettings,
   type WebConfig,
-} from '../boundaries/web-config-file.js';
+} from './config-file.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 

@@ -12,11 +12,11 @@ import { type TLSSocket, type TlsOptions, Server as TlsServer } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ConfigError } from '../boundaries/config.js';
-import type { ClientAuthType, TlsSettings } from '../boundaries/web-config-file.js';
 import { type BasicAuth, createBasicAuth, createSerializer } from './basic-auth.js';
-import { sanAllowed } from './client-san.js';
-import { createTokenBucket, type TokenBucket } from './token-bucket.js';
-import { type LoadedWebConfig, loadWebConfig, secureContextOptions } from './web-config-loader.js';
+import { sanAllowed } from './client-cert.js';
+import type { ClientAuthType, TlsSettings } from './config-file.js';
+import { type LoadedWebConfig, loadWebConfig, secureContextOptions } from './loader.js';
+import { createTokenBucket, type TokenBucket } from './rate-limit.js';
 
 /** Liveness probes (kubelet, systemd, load balancers) rarely carry credentials, and "ok" reveals nothing. */
 const UNAUTHENTICATED_PATHS: ReadonlySet<string> = new Set(['/healthz']);

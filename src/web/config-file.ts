@@ -4,7 +4,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { parseDurationMs } from './units.js';
+import { parseDurationMs } from '../boundaries/units.js';
 
 export const CLIENT_AUTH_TYPES = [
   'NoClientCert',
