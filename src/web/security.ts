@@ -11,12 +11,11 @@ import { dirname } from 'node:path';
 import { type TLSSocket, type TlsOptions, Server as TlsServer } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { ConfigError } from '../boundaries/config.js';
 import { type BasicAuth, createBasicAuth, createSerializer } from './basic-auth.js';
 import { sanAllowed } from './client-cert.js';
-import type { ClientAuthType, TlsSettings } from './config-file.js';
 import { type LoadedWebConfig, loadWebConfig, secureContextOptions } from './loader.js';
 import { createTokenBucket, type TokenBucket } from './rate-limit.js';
+import type { ClientAuthType, TlsSettings } from './tls-settings.js';
 
 /** Liveness probes (kubelet, systemd, load balancers) rarely carry credentials, and "ok" reveals nothing. */
 const UNAUTHENTICATED_PATHS: ReadonlySet<string> = new Set(['/healthz']);
@@ -40,9 +39,7 @@ interface Active {
   readonly bucket: TokenBucket | undefined;
 }
 
-const FLAG = '--web.config.file (CITYAIR_WEB_CONFIG_FILE)';
-
-/** Loads the file or throws ConfigError (exit status 2). */
+/** Loads the file or throws WebConfigError, a ConfigError (exit status 2). */
 export function createWebSecurity(
   path: string,
   log: Logger,
@@ -68,7 +65,7 @@ export function createWebSecurity(
   };
 
   const first = loadWebConfig(path);
-  if (!first.ok) throw new ConfigError(`invalid ${FLAG}: ${first.message}`);
+  if (!first.ok) throw first.error;
   let active = activate(first.loaded, first.fingerprint);
   let lastFailure: string | undefined;
   const servesTls = first.loaded.tls !== undefined;
@@ -98,7 +95,7 @@ export function createWebSecurity(
       if (result.fingerprint !== lastFailure) {
         lastFailure = result.fingerprint;
         log.error(
-          { file: path, problem: result.message },
+          { file: path, key: result.error.key, problem: result.error.detail },
           'web configuration not reloaded: keeping the previous one',
         );
       }

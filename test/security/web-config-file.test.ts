@@ -10,6 +10,7 @@ import { stringify } from 'yaml';
 import { createBasicAuth, createSerializer, parseBasic } from '../../src/web/basic-auth.js';
 import { canonicalIp, certificateSans, sanAllowed } from '../../src/web/client-cert.js';
 import { parseWebConfig } from '../../src/web/config-file.js';
+import { WebConfigError } from '../../src/web/error.js';
 import { loadWebConfig, secureContextOptions } from '../../src/web/loader.js';
 import { createTokenBucket } from '../../src/web/rate-limit.js';
 import { createTestPki, type IssuedCert, type TestPki } from '../support/certs.js';
@@ -18,22 +19,27 @@ import { basic, hashOf } from './helpers.js';
 const HASH = hashOf('pw');
 const parse = (content: unknown) =>
   parseWebConfig(typeof content === 'string' ? content : stringify(content), '/etc/x');
+/** The place and the problem, as the reload log shows them. */
 const problem = (content: unknown): string => {
-  const r = parse(content);
-  if (r.ok) throw new Error('expected a problem');
-  return r.message;
+  try {
+    parse(content);
+  } catch (error) {
+    if (error instanceof WebConfigError) return error.detail;
+    throw error;
+  }
+  throw new Error('expected a problem');
 };
 
 describe('parseWebConfig', () => {
   it('accepts an empty file: plain HTTP, no auth', () => {
     for (const text of ['', '---\n', '{}', 'basic_auth_users:\n']) {
-      const r = parse(text);
-      expect(r.ok && r.config.tls === undefined && r.config.users.size === 0).toBe(true);
+      const config = parse(text);
+      expect(config.tls === undefined && config.users.size === 0).toBe(true);
     }
   });
 
   it('reads the toolkit example: TLS with relative paths, users (htpasswd $2y$ too), headers, http2', () => {
-    const r = parse({
+    const config = parse({
       tls_server_config: {
         cert_file: 'tls/server.crt',
         key_file: '/abs/server.key',
@@ -48,8 +54,7 @@ describe('parseWebConfig', () => {
       },
       basic_auth_users: { alice: HASH, bob: HASH.replace(/^\$2[ab]\$/, '$2y$') },
     });
-    if (!r.ok) throw new Error(r.message);
-    expect(r.config.tls).toMatchObject({
+    expect(config.tls).toMatchObject({
       cert: { file: '/etc/x/tls/server.crt' },
       key: { file: '/abs/server.key' },
       clientCa: { file: '/etc/x/ca.crt' },
@@ -58,24 +63,23 @@ describe('parseWebConfig', () => {
       maxVersion: 'TLSv1.3',
       curves: ['X25519', 'prime256v1'],
     });
-    expect([...r.config.users.keys()]).toEqual(['alice', 'bob']);
+    expect([...config.users.keys()]).toEqual(['alice', 'bob']);
     // A blank value means "unset", as in the toolkit.
-    expect([...r.config.headers]).toEqual([['Strict-Transport-Security', 'max-age=31536000']]);
+    expect([...config.headers]).toEqual([['Strict-Transport-Security', 'max-age=31536000']]);
   });
 
   it('reads rate_limit; an interval of 0 turns it off', () => {
     const on = parse({ rate_limit: { interval: '100ms', burst: 5 } });
-    expect(on.ok && on.config.rateLimit).toEqual({ intervalMs: 100, burst: 5 });
+    expect(on.rateLimit).toEqual({ intervalMs: 100, burst: 5 });
     const off = parse({ rate_limit: { interval: 0, burst: 5 } });
-    expect(off.ok && off.config.rateLimit).toBeUndefined();
+    expect(off.rateLimit).toBeUndefined();
   });
 
   it('keeps the toolkit defaults: TLS 1.2 to 1.3, no client certificates; RequireClientCert is the old name', () => {
-    const r = parse({
+    const config = parse({
       tls_server_config: { cert: 'PEM', key: 'PEM', client_auth_type: 'RequireClientCert' },
     });
-    if (!r.ok) throw new Error(r.message);
-    expect(r.config.tls).toMatchObject({
+    expect(config.tls).toMatchObject({
       minVersion: 'TLSv1.2',
       maxVersion: 'TLSv1.3',
       clientAuth: 'RequireAnyClientCert',
@@ -224,7 +228,7 @@ describe('loadWebConfig', () => {
 
   it('reads the certificate and key next to the file and fingerprints every byte', () => {
     const a = load({ tls_server_config: { cert_file: 'server.crt', key_file: 'server.key' } });
-    if (!a.ok) throw new Error(a.message);
+    if (!a.ok) throw a.error;
     expect(a.loaded.tls?.cert.toString()).toBe(server.cert);
     expect(a.loaded.files).toEqual([join(pki.dir, 'web.yml'), server.certFile, server.keyFile]);
     const same = loadWebConfig(join(pki.dir, 'web.yml'));
@@ -235,16 +239,16 @@ describe('loadWebConfig', () => {
 
   it('refuses a key that is not the certificate’s, a non-PEM certificate and a missing file', () => {
     const mismatch = load({ tls_server_config: { cert_file: 'server.crt', key_file: 'other.key' } });
-    expect(!mismatch.ok && mismatch.message).toMatch(
-      /^tls_server_config: certificate and key cannot be used: .*mismatch/,
+    expect(!mismatch.ok && mismatch.error.detail).toMatch(
+      /web\.yml: tls_server_config: certificate and key cannot be used: .*mismatch/,
     );
     const notPem = load({ tls_server_config: { cert_file: 'web.yml', key_file: 'server.key' } });
-    expect(!notPem.ok && notPem.message).toMatch(
-      /tls_server_config\.cert_file \(.*web\.yml\): not a PEM certificate/,
+    expect(!notPem.ok && notPem.error.detail).toMatch(
+      /tls_server_config\.cert_file: .*web\.yml is not a PEM certificate$/,
     );
     const absent = load({ tls_server_config: { cert_file: 'gone.crt', key_file: 'server.key' } });
-    expect(!absent.ok && absent.message).toMatch(
-      /^tls_server_config\.cert_file: cannot read .*gone\.crt \(ENOENT\)$/,
+    expect(!absent.ok && absent.error.detail).toMatch(
+      /web\.yml: tls_server_config\.cert_file: cannot read .*gone\.crt \(ENOENT\)$/,
     );
     const key = load({ tls_server_config: { cert_file: 'server.crt', key_file: 'server.key' } });
     // The key file's content never appears in a message.
@@ -287,7 +291,7 @@ describe('loadWebConfig', () => {
 
   it('reports an unreadable config file by name', () => {
     const r = loadWebConfig(join(pki.dir, 'nope.yml'));
-    expect(!r.ok && r.message).toMatch(/^cannot read .*nope\.yml \(ENOENT\)$/);
+    expect(!r.ok && r.error.detail).toMatch(/nope\.yml: cannot read \(ENOENT\)$/);
   });
 });
 
