@@ -11,7 +11,6 @@ import { createExporterMetrics } from './metrics/exporter-registry.js';
 import { createRefresher } from './refresh/refresher.js';
 import { createUpstreamClient } from './upstream/client.js';
 import { createUpstreamRoute } from './upstream/dispatcher.js';
-import { createWebSecurity } from './web/security.js';
 
 export interface RunningExporter {
   /** The address actually bound, e.g. http://127.0.0.1:9610 (port 0 picks a free one). */
@@ -26,7 +25,10 @@ export async function startExporter(
 ): Promise<RunningExporter> {
   // Both may throw ConfigError (exit 2), so they run before anything is started. The demo's simulator is local:
   // no proxy, no extra CA.
-  const web = config.web.configFile ? createWebSecurity(config.web.configFile, log) : undefined;
+  // Loaded only with a web config file: yaml and bcryptjs cost memory that most installations never use.
+  const web = config.web.configFile
+    ? (await import('./web/security.js')).createWebSecurity(config.web.configFile, log)
+    : undefined;
   const route = config.demo ? undefined : createUpstreamRoute(config.upstream, process.env, log);
   const demo = config.demo ? await startDemoUpstream(log) : undefined;
   const upstream = demo
