@@ -59,7 +59,7 @@ const fileSchema = z
   })
   .nullish();
 
-type RawFile = z.infer<typeof fileSchema>;
+type Raw = NonNullable<z.infer<typeof fileSchema>>;
 
 /**
  * Parses the YAML text; relative paths are resolved against `dir` (the config file's directory).
@@ -71,14 +71,15 @@ export function parseWebConfig(yamlText: string, dir: string): WebConfig {
   if (yamlError) throw new WebConfigError(`not valid YAML: ${yamlError.message.split('\n')[0]}`);
   const raw = fileSchema.safeParse(doc.toJS({ maxAliasCount: 50 }));
   if (!raw.success) throw schemaError(raw.error.issues[0]);
-  const file = raw.data;
+  const sections = raw.data;
   // Checked in this order, so that of several problems the same one is reported every time.
   const config = {
-    users: users(file?.basic_auth_users),
-    headers: headers(file?.http_server_config?.headers),
-    rateLimit: rateLimit(file?.rate_limit),
+    users: users(sections?.basic_auth_users),
+    headers: headers(sections?.http_server_config?.headers),
+    rateLimit: rateLimit(sections?.rate_limit),
   };
-  return { ...config, tls: file?.tls_server_config ? tlsSettings(file.tls_server_config, dir) : undefined };
+  const tls = sections?.tls_server_config ? tlsSettings(sections.tls_server_config, dir) : undefined;
+  return { ...config, tls };
 }
 
 function schemaError(issue: z.core.$ZodIssue | undefined): WebConfigError {
@@ -99,8 +100,6 @@ function schemaError(issue: z.core.$ZodIssue | undefined): WebConfigError {
   }
   return new WebConfigError(issue.message, { key });
 }
-
-type Raw = NonNullable<RawFile>;
 
 function users(raw: Raw['basic_auth_users']): Map<string, string> {
   const result = new Map<string, string>();
