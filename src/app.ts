@@ -10,7 +10,6 @@ import { createStationCollector } from './collectors/stations.js';
 import { type Simulator, startSimulator } from './demo/simulator.js';
 import { demoPostsAt } from './demo/stations.js';
 import { buildServer } from './http/server.js';
-import { createWebSecurity } from './http/web-security.js';
 import { createExporterMetrics } from './metrics/exporter-registry.js';
 import { createReadingsCounters } from './metrics/readings-counters.js';
 import { readingsSource } from './metrics/readings-source.js';
@@ -32,7 +31,10 @@ export async function startExporter(
 ): Promise<RunningExporter> {
   // Both may throw ConfigError (exit 2), so they run before anything is started. The demo's simulator is local:
   // no proxy, no extra CA.
-  const web = config.web.configFile ? createWebSecurity(config.web.configFile, log) : undefined;
+  // Loaded only with a web config file: yaml and bcryptjs cost memory that most installations never use.
+  const web = config.web.configFile
+    ? (await import('./web/security.js')).createWebSecurity(config.web.configFile, log)
+    : undefined;
   const route = config.demo ? undefined : createUpstreamRoute(config.upstream, process.env, log);
   const demo = config.demo ? await startDemoUpstream(log) : undefined;
   const upstream = demo

@@ -11,10 +11,10 @@ import { parseStationList } from '../src/boundaries/stations.js';
 import { createStationCollector } from '../src/collectors/stations.js';
 import { demoPosts } from '../src/demo/stations.js';
 import { buildServer } from '../src/http/server.js';
-import { createWebSecurity, type WebSecurity } from '../src/http/web-security.js';
 import { createExporterMetrics } from '../src/metrics/exporter-registry.js';
 import { stationSource } from '../src/metrics/station-source.js';
 import type { FetchOutcome } from '../src/upstream/client.js';
+import { createWebSecurity, type WebSecurity } from '../src/web/security.js';
 import { basic, hashOf } from './security/helpers.js';
 
 const stopped: Array<() => Promise<void>> = [];

@@ -5,10 +5,10 @@ import type { Config } from '../boundaries/config.js';
 import { parseStatusQuery } from '../boundaries/status-query.js';
 import { servable } from '../collectors/refresh-policy.js';
 import type { StationCollector, StationState } from '../collectors/stations.js';
+import type { WebSecurity } from '../web/security.js';
 import { type MetricsRouteDeps, metricsHandler } from './metrics-route.js';
 import { renderStatusPage, STATUS_PAGE_CSP } from './status-page.js';
 import type { StatusView } from './status-view.js';
-import type { WebSecurity } from './web-security.js';
 
 export interface ServerDeps {
   readonly config: Config;

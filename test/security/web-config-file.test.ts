@@ -1,39 +1,43 @@
-// The exporter-toolkit YAML: what it accepts, and the one-line message for each way it can be wrong.
-import { X509Certificate } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+// The exporter-toolkit YAML: what it accepts, and the one-line message for each way it can be wrong; the token
+// bucket and basic auth. All in process (certificates are in web-config-tls.e2e.test.ts).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ConnectionOptions, createServer as createTlsServer, connect as tlsConnect } from 'node:tls';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { parseWebConfig } from '../../src/boundaries/web-config-file.js';
-import { createBasicAuth, createSerializer, parseBasic } from '../../src/http/basic-auth.js';
-import { canonicalIp, certificateSans, sanAllowed } from '../../src/http/client-san.js';
-import { createTokenBucket } from '../../src/http/token-bucket.js';
-import { loadWebConfig, secureContextOptions } from '../../src/http/web-config-loader.js';
-import { createTestPki, type IssuedCert, type TestPki } from '../support/certs.js';
+import { ConfigError } from '../../src/boundaries/config.js';
+import { createBasicAuth, createSerializer, parseBasic } from '../../src/web/basic-auth.js';
+import { parseWebConfig } from '../../src/web/config-file.js';
+import { WebConfigError } from '../../src/web/error.js';
+import { loadWebConfig } from '../../src/web/loader.js';
+import { createTokenBucket } from '../../src/web/rate-limit.js';
 import { basic, hashOf } from './helpers.js';
 
 const HASH = hashOf('pw');
 const parse = (content: unknown) =>
   parseWebConfig(typeof content === 'string' ? content : stringify(content), '/etc/x');
+/** The place and the problem, as the reload log shows them. */
 const problem = (content: unknown): string => {
-  const r = parse(content);
-  if (r.ok) throw new Error('expected a problem');
-  return r.message;
+  try {
+    parse(content);
+  } catch (error) {
+    if (error instanceof WebConfigError) return error.detail;
+    throw error;
+  }
+  throw new Error('expected a problem');
 };
 
 describe('parseWebConfig', () => {
   it('accepts an empty file: plain HTTP, no auth', () => {
     for (const text of ['', '---\n', '{}', 'basic_auth_users:\n']) {
-      const r = parse(text);
-      expect(r.ok && r.config.tls === undefined && r.config.users.size === 0).toBe(true);
+      const config = parse(text);
+      expect(config.tls === undefined && config.users.size === 0).toBe(true);
     }
   });
 
   it('reads the toolkit example: TLS with relative paths, users (htpasswd $2y$ too), headers, http2', () => {
-    const r = parse({
+    const config = parse({
       tls_server_config: {
         cert_file: 'tls/server.crt',
         key_file: '/abs/server.key',
@@ -48,8 +52,7 @@ describe('parseWebConfig', () => {
       },
       basic_auth_users: { alice: HASH, bob: HASH.replace(/^\$2[ab]\$/, '$2y$') },
     });
-    if (!r.ok) throw new Error(r.message);
-    expect(r.config.tls).toMatchObject({
+    expect(config.tls).toMatchObject({
       cert: { file: '/etc/x/tls/server.crt' },
       key: { file: '/abs/server.key' },
       clientCa: { file: '/etc/x/ca.crt' },
@@ -58,24 +61,23 @@ describe('parseWebConfig', () => {
       maxVersion: 'TLSv1.3',
       curves: ['X25519', 'prime256v1'],
     });
-    expect([...r.config.users.keys()]).toEqual(['alice', 'bob']);
+    expect([...config.users.keys()]).toEqual(['alice', 'bob']);
     // A blank value means "unset", as in the toolkit.
-    expect([...r.config.headers]).toEqual([['Strict-Transport-Security', 'max-age=31536000']]);
+    expect([...config.headers]).toEqual([['Strict-Transport-Security', 'max-age=31536000']]);
   });
 
   it('reads rate_limit; an interval of 0 turns it off', () => {
     const on = parse({ rate_limit: { interval: '100ms', burst: 5 } });
-    expect(on.ok && on.config.rateLimit).toEqual({ intervalMs: 100, burst: 5 });
+    expect(on.rateLimit).toEqual({ intervalMs: 100, burst: 5 });
     const off = parse({ rate_limit: { interval: 0, burst: 5 } });
-    expect(off.ok && off.config.rateLimit).toBeUndefined();
+    expect(off.rateLimit).toBeUndefined();
   });
 
   it('keeps the toolkit defaults: TLS 1.2 to 1.3, no client certificates; RequireClientCert is the old name', () => {
-    const r = parse({
+    const config = parse({
       tls_server_config: { cert: 'PEM', key: 'PEM', client_auth_type: 'RequireClientCert' },
     });
-    if (!r.ok) throw new Error(r.message);
-    expect(r.config.tls).toMatchObject({
+    expect(config.tls).toMatchObject({
       minVersion: 'TLSv1.2',
       maxVersion: 'TLSv1.3',
       clientAuth: 'RequireAnyClientCert',
@@ -207,87 +209,29 @@ describe('parseWebConfig', () => {
   });
 });
 
-describe('loadWebConfig', () => {
-  let pki: TestPki;
-  let server: IssuedCert;
+describe('loadWebConfig without TLS', () => {
+  let dir: string;
   beforeAll(() => {
-    pki = createTestPki();
-    server = pki.issue('server', 'server');
-    pki.issue('other', 'server');
+    dir = mkdtempSync(join(tmpdir(), 'cityair-web-'));
   });
-  afterAll(() => pki.cleanup());
-  const load = (content: unknown) => {
-    const file = join(pki.dir, 'web.yml');
-    writeFileSync(file, stringify(content));
-    return loadWebConfig(file);
-  };
-
-  it('reads the certificate and key next to the file and fingerprints every byte', () => {
-    const a = load({ tls_server_config: { cert_file: 'server.crt', key_file: 'server.key' } });
-    if (!a.ok) throw new Error(a.message);
-    expect(a.loaded.tls?.cert.toString()).toBe(server.cert);
-    expect(a.loaded.files).toEqual([join(pki.dir, 'web.yml'), server.certFile, server.keyFile]);
-    const same = loadWebConfig(join(pki.dir, 'web.yml'));
-    expect(same.fingerprint).toBe(a.fingerprint);
-    pki.issue('server', 'server');
-    expect(loadWebConfig(join(pki.dir, 'web.yml')).fingerprint).not.toBe(a.fingerprint);
-  });
-
-  it('refuses a key that is not the certificate’s, a non-PEM certificate and a missing file', () => {
-    const mismatch = load({ tls_server_config: { cert_file: 'server.crt', key_file: 'other.key' } });
-    expect(!mismatch.ok && mismatch.message).toMatch(
-      /^tls_server_config: certificate and key cannot be used: .*mismatch/,
-    );
-    const notPem = load({ tls_server_config: { cert_file: 'web.yml', key_file: 'server.key' } });
-    expect(!notPem.ok && notPem.message).toMatch(
-      /tls_server_config\.cert_file \(.*web\.yml\): not a PEM certificate/,
-    );
-    const absent = load({ tls_server_config: { cert_file: 'gone.crt', key_file: 'server.key' } });
-    expect(!absent.ok && absent.message).toMatch(
-      /^tls_server_config\.cert_file: cannot read .*gone\.crt \(ENOENT\)$/,
-    );
-    const key = load({ tls_server_config: { cert_file: 'server.crt', key_file: 'server.key' } });
-    // The key file's content never appears in a message.
-    expect(JSON.stringify(mismatch)).not.toContain(server.key.split('\n')[1]);
-    expect(key.ok).toBe(true);
-  });
-
-  it('limits TLS 1.2 to the cipher_suites given and leaves TLS 1.3 as it is', async () => {
-    const r = load({
-      tls_server_config: {
-        cert_file: 'server.crt',
-        key_file: 'server.key',
-        cipher_suites: ['TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384'],
-      },
-    });
-    if (!r.ok || !r.loaded.tls) throw new Error('expected TLS');
-    const server = createTlsServer(secureContextOptions(r.loaded.tls), (s) => s.end());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
-    const handshake = (options: ConnectionOptions): Promise<string> =>
-      new Promise((resolve, reject) => {
-        const socket = tlsConnect({ host: '127.0.0.1', port, ca: pki.ca.cert, ...options }, () => {
-          resolve(`${socket.getProtocol()} ${socket.getCipher().standardName}`);
-          socket.destroy();
-        });
-        socket.on('error', reject);
-      });
-    try {
-      expect(await handshake({ maxVersion: 'TLSv1.2' })).toBe(
-        'TLSv1.2 TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384',
-      );
-      await expect(
-        handshake({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256' }),
-      ).rejects.toThrow();
-      expect(await handshake({})).toMatch(/^TLSv1\.3 TLS_/);
-    } finally {
-      server.close();
-    }
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reports an unreadable config file by name', () => {
-    const r = loadWebConfig(join(pki.dir, 'nope.yml'));
-    expect(!r.ok && r.message).toMatch(/^cannot read .*nope\.yml \(ENOENT\)$/);
+    const r = loadWebConfig(join(dir, 'nope.yml'));
+    expect(!r.ok && r.error.detail).toMatch(/nope\.yml: cannot read \(ENOENT\)$/);
+  });
+
+  it('says what is wrong and where, as a configuration error that names the flag', () => {
+    const file = join(dir, 'web.yml');
+    writeFileSync(file, stringify({ basic_auth_users: { alice: 'hunter2' } }));
+    const r = loadWebConfig(file);
+    if (r.ok) throw new Error('expected a problem');
+    expect(r.error).toBeInstanceOf(ConfigError);
+    expect(r.error).toMatchObject({ file, key: 'basic_auth_users.alice' });
+    expect(r.error.problem).toMatch(/^not a bcrypt hash/);
+    expect(r.error.detail).toBe(`${file}: basic_auth_users.alice: ${r.error.problem}`);
+    expect(r.error.message).toBe(`invalid --web.config.file (CITYAIR_WEB_CONFIG_FILE): ${r.error.detail}`);
+    expect(r.error.message).not.toContain('hunter2');
   });
 });
 
@@ -302,22 +246,6 @@ describe('token bucket', () => {
     expect(bucket.take()).toBe(true);
     now = 60_000;
     expect([bucket.take(), bucket.take(), bucket.take()]).toEqual([true, true, false]);
-  });
-});
-
-describe('client certificate SANs', () => {
-  it('reads DNS and IP SANs and compares IPv6 in canonical form', () => {
-    const pki = createTestPki();
-    try {
-      const cert = new X509Certificate(pki.issue('server', 'server').cert);
-      expect(certificateSans(cert)).toEqual(['localhost', '127.0.0.1']);
-      expect(sanAllowed(cert, ['127.0.0.1'])).toBe(true);
-      expect(sanAllowed(cert, ['LOCALHOST', '127.0.0.2'])).toBe(false);
-      expect(canonicalIp('0:0:0:0:0:0:0:1')).toBe('::1');
-      expect(canonicalIp('FE80:0:0:0:0:0:0:1')).toBe('fe80::1');
-    } finally {
-      pki.cleanup();
-    }
   });
 });
 

@@ -1,18 +1,18 @@
 // The request hook and the reloader in process, with file watches off: the periodic re-read alone must pick up
 // changes, and a broken file must be logged once and leave the running configuration in force.
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ConfigError } from '../../src/boundaries/config.js';
-import { createWebSecurity, type WebSecurity } from '../../src/http/web-security.js';
 import { createLogger } from '../../src/log/logger.js';
-import { createTestPki, type TestPki } from '../support/certs.js';
+import { createWebSecurity, type WebSecurity } from '../../src/web/security.js';
 import { eventually } from '../support/http.js';
 import { basic, hashOf } from './helpers.js';
 
-let pki: TestPki;
+let dir: string;
 let file: string;
 const logged: Array<{ level: string; msg: string; [k: string]: unknown }> = [];
 const log = createLogger(
@@ -21,10 +21,10 @@ const log = createLogger(
 );
 
 beforeAll(() => {
-  pki = createTestPki();
-  file = join(pki.dir, 'web.yml');
+  dir = mkdtempSync(join(tmpdir(), 'cityair-web-'));
+  file = join(dir, 'web.yml');
 });
-afterAll(() => pki.cleanup());
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let security: WebSecurity | undefined;
 let app: FastifyInstance | undefined;

@@ -1,28 +1,21 @@
 // --web.config.file at run time: the HTTPS options the server starts with, the request hook that applies basic
-// auth and the configured headers, and the reloader that keeps both in step with the files on disk.
-//
-// Reload: the directories of the config file and of every certificate/key/CA file are watched (directory
-// watches survive the rename-into-place that cert renewal tools do), and every few seconds everything is read
-// again anyway in case a watch missed an event. A change is applied only when the whole set is valid; otherwise
-// the running configuration stays and the problem is logged once.
-import { type FSWatcher, watch } from 'node:fs';
+// auth, the rate limit and the configured headers, and the reloader that keeps them in step with the files on
+// disk. A change is applied only when the whole set of files is valid; otherwise the running configuration stays
+// and the problem is logged once.
 import type { Server as NetServer } from 'node:net';
-import { dirname } from 'node:path';
 import { type TLSSocket, type TlsOptions, Server as TlsServer } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { ConfigError } from '../boundaries/config.js';
-import type { ClientAuthType, TlsSettings } from '../boundaries/web-config-file.js';
 import { type BasicAuth, createBasicAuth, createSerializer } from './basic-auth.js';
-import { sanAllowed } from './client-san.js';
-import { createTokenBucket, type TokenBucket } from './token-bucket.js';
-import { type LoadedWebConfig, loadWebConfig, secureContextOptions } from './web-config-loader.js';
+import { acceptsPeer, type PeerPolicy, policyOf, verifyMode } from './client-cert.js';
+import { type FileWatch, watchFiles } from './file-watch.js';
+import { type LoadedWebConfig, loadWebConfig, secureContextOptions } from './loader.js';
+import { createTokenBucket, type TokenBucket } from './rate-limit.js';
 
 /** Liveness probes (kubelet, systemd, load balancers) rarely carry credentials, and "ok" reveals nothing. */
 const UNAUTHENTICATED_PATHS: ReadonlySet<string> = new Set(['/healthz']);
 const REALM_HEADER = 'Basic realm="cityair-exporter", charset="UTF-8"';
 const DEFAULT_POLL_MS = 5000;
-const DEBOUNCE_MS = 100;
 
 export interface WebSecurity {
   /** Options for node:https (via Fastify's `https`), or undefined for plain HTTP. */
@@ -40,9 +33,7 @@ interface Active {
   readonly bucket: TokenBucket | undefined;
 }
 
-const FLAG = '--web.config.file (CITYAIR_WEB_CONFIG_FILE)';
-
-/** Loads the file or throws ConfigError (exit status 2). */
+/** Loads the file or throws WebConfigError, a ConfigError (exit status 2). */
 export function createWebSecurity(
   path: string,
   log: Logger,
@@ -68,7 +59,7 @@ export function createWebSecurity(
   };
 
   const first = loadWebConfig(path);
-  if (!first.ok) throw new ConfigError(`invalid ${FLAG}: ${first.message}`);
+  if (!first.ok) throw first.error;
   let active = activate(first.loaded, first.fingerprint);
   let lastFailure: string | undefined;
   const servesTls = first.loaded.tls !== undefined;
@@ -78,9 +69,7 @@ export function createWebSecurity(
   let tlsServer: TlsServer | undefined;
   // The policy in force on the server: a reload that drops TLS from the file leaves it (and HTTPS) as it was.
   let peerPolicy: PeerPolicy = policyOf(first.loaded.tls?.settings);
-  const watchers = new Map<string, FSWatcher>();
-  let debounce: NodeJS.Timeout | undefined;
-  let poll: NodeJS.Timeout | undefined;
+  let files: FileWatch | undefined;
 
   // Runs from timers: whatever goes wrong is logged here, never allowed to become an uncaught exception.
   const reload = (): void => {
@@ -98,7 +87,7 @@ export function createWebSecurity(
       if (result.fingerprint !== lastFailure) {
         lastFailure = result.fingerprint;
         log.error(
-          { file: path, problem: result.message },
+          { file: path, key: result.error.key, problem: result.error.detail },
           'web configuration not reloaded: keeping the previous one',
         );
       }
@@ -123,39 +112,7 @@ export function createWebSecurity(
     lastFailure = undefined;
     log.info(describe(loaded, path), 'web configuration reloaded');
     warnIfExpired(loaded, path, log);
-    rewatch();
-  };
-
-  const schedule = (): void => {
-    clearTimeout(debounce);
-    debounce = setTimeout(reload, DEBOUNCE_MS);
-    debounce.unref();
-  };
-
-  const rewatch = (): void => {
-    const dirs = new Set(active.loaded.files.map((file) => dirname(file)));
-    for (const [dir, watcher] of watchers) {
-      if (!dirs.has(dir)) {
-        watcher.close();
-        watchers.delete(dir);
-      }
-    }
-    for (const dir of dirs) {
-      if (watchers.has(dir) || options.watch === false) continue;
-      try {
-        // Any event in the directory triggers a full re-read: editors and cert tools rename temp files into
-        // place, so the event's file name is not a reliable filter; the fingerprint absorbs the noise.
-        const watcher = watch(dir, { persistent: false }, schedule);
-        watcher.on('error', (err) => {
-          log.debug({ err, dir }, 'web configuration watch failed; relying on the periodic check');
-          watcher.close();
-          watchers.delete(dir);
-        });
-        watchers.set(dir, watcher);
-      } catch (err) {
-        log.debug({ err, dir }, 'cannot watch directory; relying on the periodic check');
-      }
-    }
+    files?.follow(loaded.files);
   };
 
   const checkClientCertificate = (socket: TLSSocket): void => {
@@ -192,16 +149,13 @@ export function createWebSecurity(
         tlsServer = server;
         server.on('secureConnection', checkClientCertificate);
       }
-      rewatch();
-      poll = setInterval(reload, options.pollIntervalMs ?? DEFAULT_POLL_MS);
-      poll.unref();
+      files = watchFiles(reload, log, {
+        pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_MS,
+        watch: options.watch ?? true,
+      });
+      files.follow(active.loaded.files);
     },
-    close: () => {
-      clearTimeout(debounce);
-      clearInterval(poll);
-      for (const watcher of watchers.values()) watcher.close();
-      watchers.clear();
-    },
+    close: () => files?.close(),
   };
 }
 
@@ -211,40 +165,6 @@ function tooManyRequests(reply: FastifyReply): FastifyReply {
     .header('retry-after', '1')
     .type('text/plain; charset=utf-8')
     .send('too many requests\n');
-}
-
-/**
- * Go's five client-auth policies on node:tls. Only RequireAndVerifyClientCert can be enforced inside the
- * handshake by OpenSSL; the others ask for a certificate without failing the handshake, and acceptsPeer()
- * closes the connection right after it when the policy is not met.
- */
-function verifyMode(type: ClientAuthType): { requestCert: boolean; rejectUnauthorized: boolean } {
-  return { requestCert: type !== 'NoClientCert', rejectUnauthorized: type === 'RequireAndVerifyClientCert' };
-}
-
-interface PeerPolicy {
-  readonly clientAuth: ClientAuthType;
-  readonly allowedSans: readonly string[] | undefined;
-}
-
-function policyOf(settings: TlsSettings | undefined): PeerPolicy {
-  return { clientAuth: settings?.clientAuth ?? 'NoClientCert', allowedSans: settings?.allowedSans };
-}
-
-function acceptsPeer(policy: PeerPolicy, socket: TLSSocket): boolean {
-  const cert = socket.getPeerX509Certificate();
-  if (policy.allowedSans && !(cert && sanAllowed(cert, policy.allowedSans))) return false;
-  switch (policy.clientAuth) {
-    case 'NoClientCert':
-    case 'RequestClientCert':
-      return true;
-    case 'RequireAnyClientCert':
-      return cert !== undefined;
-    case 'VerifyClientCertIfGiven':
-      return cert === undefined || socket.authorized;
-    case 'RequireAndVerifyClientCert':
-      return cert !== undefined && socket.authorized;
-  }
 }
 
 /** Clients refuse an expired certificate; the log should say why scrapes started failing. */

@@ -1,17 +1,13 @@
 // Reads the web configuration file and every certificate and key it names, and proves they work together
 // (a key that does not match its certificate is found here, not at the first handshake). The result carries a
 // fingerprint of every byte read, so the reloader can tell "nothing changed" without comparing structures.
-import { createHash, X509Certificate } from 'node:crypto';
+import { createHash, type Hash, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
-import {
-  type PemSource,
-  parseWebConfig,
-  TLS13_CIPHERS,
-  type TlsSettings,
-  type WebConfig,
-} from '../boundaries/web-config-file.js';
+import { parseWebConfig, type WebConfig } from './config-file.js';
+import { WebConfigError } from './error.js';
+import { type PemSource, TLS13_CIPHERS, type TlsSettings } from './tls-settings.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -33,61 +29,68 @@ export interface LoadedWebConfig {
 
 export type LoadResult =
   | { readonly ok: true; readonly loaded: LoadedWebConfig; readonly fingerprint: string }
-  | { readonly ok: false; readonly message: string; readonly fingerprint: string };
+  | { readonly ok: false; readonly error: WebConfigError; readonly fingerprint: string };
 
-/** Never throws: every problem becomes a one-line message naming the file or key at fault. */
+/** Throws nothing but bugs: every problem is a WebConfigError naming the config file and the key at fault. */
 export function loadWebConfig(path: string): LoadResult {
   const hash = createHash('sha256');
-  const read = (file: string): Buffer | string => {
-    try {
-      const bytes = readFileSync(file);
-      hash.update(file).update('\0').update(bytes).update('\0');
-      if (bytes.length > MAX_FILE_BYTES) return `${file} is larger than 1 MiB`;
-      return bytes;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      hash.update(file).update('\0').update(code).update('\0');
-      return `cannot read ${file} (${code})`;
-    }
-  };
-  const failed = (message: string): LoadResult => ({ ok: false, message, fingerprint: hash.digest('hex') });
+  try {
+    const loaded = load(path, hash);
+    return { ok: true, loaded, fingerprint: hash.digest('hex') };
+  } catch (error) {
+    if (!(error instanceof WebConfigError)) throw error;
+    return { ok: false, error: error.inFile(path), fingerprint: hash.digest('hex') };
+  }
+}
 
-  const yaml = read(path);
-  if (typeof yaml === 'string') return failed(yaml);
-  const parsed = parseWebConfig(yaml.toString('utf8'), dirname(path));
-  if (!parsed.ok) return failed(`${path}: ${parsed.message}`);
-  const { config } = parsed;
+/** Reads a file into the fingerprint; `key` names the YAML key that points at it (none: the config file). */
+function readInto(hash: Hash, file: string, key?: string): Buffer {
+  const where = key === undefined ? '' : `${file} `;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    hash.update(file).update('\0').update(code).update('\0');
+    throw new WebConfigError(`cannot read ${where}(${code})`, { key });
+  }
+  hash.update(file).update('\0').update(bytes).update('\0');
+  if (bytes.length > MAX_FILE_BYTES) throw new WebConfigError(`${where}is larger than 1 MiB`, { key });
+  return bytes;
+}
+
+function load(path: string, hash: Hash): LoadedWebConfig {
+  const yaml = readInto(hash, path);
+  const config = parseWebConfig(yaml.toString('utf8'), dirname(path));
   const files = [path];
-  if (!config.tls)
-    return { ok: true, loaded: { config, tls: undefined, files }, fingerprint: hash.digest('hex') };
+  if (!config.tls) return { config, tls: undefined, files };
 
   const settings = config.tls;
-  const pem = (source: PemSource, name: string): Buffer | string => {
+  const pem = (source: PemSource, name: string): Buffer => {
     if ('inline' in source) return Buffer.from(source.inline, 'utf8');
     files.push(source.file);
-    const bytes = read(source.file);
-    return typeof bytes === 'string' ? `tls_server_config.${name}_file: ${bytes}` : bytes;
+    return readInto(hash, source.file, `tls_server_config.${name}_file`);
   };
   const cert = pem(settings.cert, 'cert');
-  if (typeof cert === 'string') return failed(cert);
   const key = pem(settings.key, 'key');
-  if (typeof key === 'string') return failed(key);
   const clientCa = settings.clientCa ? pem(settings.clientCa, 'client_ca') : undefined;
-  if (typeof clientCa === 'string') return failed(clientCa);
 
   let notAfter: string;
   try {
     notAfter = new X509Certificate(cert).validTo;
   } catch {
-    return failed(
-      `tls_server_config.cert${'file' in settings.cert ? `_file (${settings.cert.file})` : ''}: not a PEM certificate`,
-    );
+    throw 'file' in settings.cert
+      ? new WebConfigError(`${settings.cert.file} is not a PEM certificate`, {
+          key: 'tls_server_config.cert_file',
+        })
+      : new WebConfigError('not a PEM certificate', { key: 'tls_server_config.cert' });
   }
   if (clientCa) {
     try {
       new X509Certificate(clientCa);
     } catch {
-      return failed('tls_server_config.client_ca_file: not a PEM certificate');
+      const key = settings.clientCa && 'file' in settings.clientCa ? 'client_ca_file' : 'client_ca';
+      throw new WebConfigError('not a PEM certificate', { key: `tls_server_config.${key}` });
     }
   }
   const material: TlsMaterial = { settings, cert, key, clientCa, notAfter };
@@ -95,9 +98,11 @@ export function loadWebConfig(path: string): LoadResult {
     createSecureContext(secureContextOptions(material));
   } catch (error) {
     // OpenSSL's messages name the problem ("key values mismatch", "bad decrypt") and never the key itself.
-    return failed(`tls_server_config: certificate and key cannot be used: ${(error as Error).message}`);
+    throw new WebConfigError(`certificate and key cannot be used: ${(error as Error).message}`, {
+      key: 'tls_server_config',
+    });
   }
-  return { ok: true, loaded: { config, tls: material, files }, fingerprint: hash.digest('hex') };
+  return { config, tls: material, files };
 }
 
 /** What node:tls needs for the server's own identity and the client CA; also what setSecureContext takes. */
