@@ -67,6 +67,7 @@ export async function startExporter(
     config,
     log,
     stations,
+    readings: readings?.collector,
     scrape: { sources, registry: metrics.registry },
     version: build.version,
     revision: build.revision,

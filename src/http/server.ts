@@ -3,18 +3,21 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../boundaries/config.js';
 import { parseStatusQuery } from '../boundaries/status-query.js';
+import type { ReadingsCollector } from '../collectors/readings.js';
 import { servable } from '../collectors/refresh-policy.js';
-import type { StationCollector, StationState } from '../collectors/stations.js';
+import type { StationCollector } from '../collectors/stations.js';
 import type { WebSecurity } from '../web/security.js';
 import { type MetricsRouteDeps, metricsHandler } from './metrics-route.js';
+import { statusViewOf } from './status-adapter.js';
 import { renderStatusPage, STATUS_PAGE_CSP } from './status-page.js';
-import type { StatusView } from './status-view.js';
 
 export interface ServerDeps {
   readonly config: Config;
   readonly log: Logger;
-  /** Readiness and the landing page look at the station list. */
+  /** Readiness and the status page look at the station list. */
   readonly stations: Pick<StationCollector, 'state'>;
+  /** The status page shows readings when the readings collector is on. */
+  readonly readings?: Pick<ReadingsCollector, 'state'> | undefined;
   readonly scrape: Pick<MetricsRouteDeps, 'sources' | 'registry'>;
   readonly version: string;
   readonly revision: string;
@@ -25,6 +28,7 @@ export interface ServerDeps {
 export function buildServer(deps: ServerDeps): FastifyInstance {
   const { config, log, stations } = deps;
   const { maxAgeMs } = config.upstream;
+  const statusView = statusViewOf(deps);
   // With --web.config.file TLS, node:https serves instead of node:http; the API of the instance is the same.
   const app = Fastify({
     logger: false,
@@ -73,10 +77,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   );
 
   app.get('/', async (req, reply) => {
-    const page = renderStatusPage(
-      statusView(deps, stations.state(), Date.now()),
-      parseStatusQuery(req.query),
-    );
+    const page = renderStatusPage(statusView(Date.now()), parseStatusQuery(req.query));
     // A Content-Security-Policy from --web.config.file is the operator's choice and stays; the page reads
     // without its script and style.
     if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', STATUS_PAGE_CSP);
@@ -96,29 +97,3 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
 }
 
 /** What the status page shows, from the station collector's state. */
-function statusView(deps: ServerDeps, state: StationState, nowMs: number): StatusView {
-  const { config } = deps;
-  const last = state.lastAttempt;
-  return {
-    version: deps.version,
-    revision: deps.revision,
-    upstream: config.demo ? 'built-in simulator' : config.upstream.baseUrl,
-    demo: config.demo,
-    mode: config.upstream.refreshIntervalMs > 0 ? 'background' : 'on-demand',
-    telemetryPath: config.web.telemetryPath,
-    nowMs,
-    refresh: {
-      lastSuccessMs: state.current?.fetchedAtMs,
-      lastAttempt:
-        last &&
-        (last.reason
-          ? { atMs: last.atMs, ok: false, reason: last.reason, message: last.message ?? '' }
-          : { atMs: last.atMs, ok: true }),
-      backoffUntilMs: state.notBeforeMs,
-      consecutiveFailures: state.consecutiveFailures,
-    },
-    // The list's own array: the same object for as long as the data is the same, which the page's cache needs.
-    stations: servable(state, nowMs, config.upstream.maxAgeMs)?.data.stations,
-    readingsEnabled: false,
-  };
-}
