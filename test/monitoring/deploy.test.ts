@@ -109,7 +109,7 @@ describe('the Compose stack', () => {
     );
   });
 
-  it('provisions Grafana with the Prometheus data source and both dashboards', () => {
+  it('provisions Grafana with the Prometheus data source and every dashboard', () => {
     const provisioning = hostPathOf('grafana', '/etc/grafana/provisioning') ?? '';
     const ds = datasources.parse(readYaml(join(provisioning, 'datasources/prometheus.yml'))).datasources;
     expect(ds).toEqual([
