@@ -181,6 +181,7 @@ describe('panels', () => {
         'timeseries:Reading age',
         'table:Online stations without readings',
         'timeseries:Readings requests',
+        'timeseries:Fields left out',
       ]),
     );
   });
