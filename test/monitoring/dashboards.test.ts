@@ -28,6 +28,11 @@ const DATASOURCE_INPUT = '${DS_PROMETHEUS}';
 const DATASOURCE = { type: 'prometheus', uid: DATASOURCE_VARIABLE };
 // Metrics whose series carry the station's time zone: the tz variable must filter them.
 const TZ_METRICS = new Set(['cityair_station_online', 'cityair_station_info']);
+// Dashboards of stations, with the time zone variable. On the air-quality one, a query that is about stations
+// (not about the collector as a whole) joins the station metadata, which carries the filter.
+const TZ_DASHBOARDS = ['cityair-stations', 'cityair-air-quality'];
+const STATION_METRIC =
+  /cityair_(concentration|temperature|relative_humidity|pressure|aqi|measurement_timestamp|station)_|:cityair_concentration/;
 
 function storedModel(raw: unknown): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
@@ -59,10 +64,14 @@ describe('dashboards against the schema of Grafana’s dashboard model', () => {
 
 describe('import and provisioning', () => {
   it('has the stable uids the dashboards link to each other by', () => {
-    expect(dashboards.map((d) => d.model.uid).sort()).toEqual(['cityair-exporter', 'cityair-stations']);
+    const links: Record<string, string[]> = {
+      'cityair-stations': ['cityair-exporter', 'cityair-air-quality'],
+      'cityair-exporter': ['cityair-stations'],
+      'cityair-air-quality': ['cityair-stations', 'cityair-exporter'],
+    };
+    expect(dashboards.map((d) => d.model.uid).sort()).toEqual(Object.keys(links).sort());
     for (const d of dashboards) {
-      const other = d.model.uid === 'cityair-stations' ? 'cityair-exporter' : 'cityair-stations';
-      expect(JSON.stringify(d.raw)).toContain(`/d/${other}/`);
+      for (const other of links[d.model.uid] ?? []) expect(JSON.stringify(d.raw)).toContain(`/d/${other}/`);
     }
   });
 
@@ -107,13 +116,16 @@ describe('variables', () => {
     },
   );
 
-  it('filters stations by time zone, several at once or all', () => {
-    const tz = byUid('cityair-stations').model.templating.list.find((v) => v.name === 'tz');
-    expect(tz).toMatchObject({ type: 'query', datasource: DATASOURCE, multi: true, includeAll: true });
-    // Stations without a time zone have tz="": only an explicit .* keeps them under "All".
-    expect(tz?.allValue).toBe('.*');
-    expect(tz && variableQuery(tz)).toMatch(/^label_values\(cityair_station_online\{.*\}, tz\)$/);
-  });
+  it.each(TZ_DASHBOARDS.map((uid) => [uid]))(
+    '%s filters stations by time zone, several at once or all',
+    (uid) => {
+      const tz = byUid(uid).model.templating.list.find((v) => v.name === 'tz');
+      expect(tz).toMatchObject({ type: 'query', datasource: DATASOURCE, multi: true, includeAll: true });
+      // Stations without a time zone have tz="": only an explicit .* keeps them under "All".
+      expect(tz?.allValue).toBe('.*');
+      expect(tz && variableQuery(tz)).toMatch(/^label_values\(cityair_station_online\{.*\}, tz\)$/);
+    },
+  );
 });
 
 describe('panels', () => {
@@ -150,6 +162,80 @@ describe('panels', () => {
     ]) {
       expect(exprs).toContain(metric);
     }
+  });
+
+  it('the air-quality dashboard has the panels the readings call for', () => {
+    expect(byUid('cityair-air-quality').model.panels.map((p) => `${p.type}:${p.title}`)).toEqual(
+      expect.arrayContaining([
+        'geomap:AQI map',
+        'table:Latest readings',
+        'timeseries:PM2.5',
+        'timeseries:PM10',
+        'timeseries:NO₂',
+        'timeseries:SO₂',
+        'timeseries:O₃',
+        'timeseries:CO',
+        'timeseries:Temperature',
+        'timeseries:Relative humidity',
+        'timeseries:Atmospheric pressure',
+        'timeseries:Reading age',
+        'table:Online stations without readings',
+        'timeseries:Readings requests',
+        'timeseries:Fields left out',
+      ]),
+    );
+  });
+
+  // WHO 2021 air-quality guideline values in µg/m³ (CO: 4 mg/m³), per panel and the substance it shows.
+  const WHO_2021: readonly (readonly [string, string, number])[] = [
+    ['PM2.5', 'pm2.5', 15],
+    ['PM10', 'pm10', 45],
+    ['NO₂', 'no2', 25],
+    ['SO₂', 'so2', 40],
+    ['O₃', 'o3', 100],
+    ['CO', 'co', 4000],
+  ];
+  const thresholdPanel = z.object({
+    fieldConfig: z.object({
+      defaults: z
+        .object({
+          unit: z.string(),
+          thresholds: z.object({
+            steps: z.array(z.object({ value: z.number().nullable(), color: z.string() })),
+          }),
+        })
+        .passthrough(),
+    }),
+  });
+
+  it.each(WHO_2021)(
+    '%s turns red at the WHO guideline of its substance, in µg/m³',
+    (title, substance, limit) => {
+      const panel = byUid('cityair-air-quality').model.panels.find((p) => p.title === title);
+      const { defaults } = thresholdPanel.parse(rawPanel('cityair-air-quality', title)).fieldConfig;
+      expect(defaults.unit).toBe('conμgm3');
+      expect(defaults.thresholds.steps.at(-1)).toEqual({ value: limit, color: 'red' });
+      for (const t of panel?.targets ?? []) {
+        const { selectors } = parsePromql(t.expr);
+        expect(selectors[0]?.matchers, t.expr).toContainEqual({
+          name: 'substance',
+          op: '=',
+          value: substance,
+        });
+      }
+    },
+  );
+
+  it('shows humidity in percent and pressure in hectopascals', () => {
+    const panel = (title: string) => byUid('cityair-air-quality').model.panels.find((p) => p.title === title);
+    expect(panel('Relative humidity')?.fieldConfig?.defaults.unit).toBe('percent');
+    expect(panel('Relative humidity')?.targets?.[0]?.expr).toMatch(
+      /^100 \* cityair_relative_humidity_ratio\{/,
+    );
+    expect(panel('Atmospheric pressure')?.fieldConfig?.defaults.unit).toBe('pressurehpa');
+    expect(panel('Atmospheric pressure')?.targets?.[0]?.expr).toMatch(
+      /^cityair_pressure_pascals\{[^}]*\} \/ 100 /,
+    );
   });
 
   it.each(panels)('%s has a description, a unit and the data source variable', (_name, p: Panel) => {
@@ -203,8 +289,11 @@ function rawPanel(uid: string, title: string): unknown {
 }
 
 describe('joined panels', () => {
-  it('the map finds latitude, longitude and state among the joined fields', () => {
-    const panel = rawPanel('cityair-stations', 'Station map');
+  it.each([
+    ['cityair-stations', 'Station map'],
+    ['cityair-air-quality', 'AQI map'],
+  ])('%s: %s finds latitude, longitude and colour among the joined fields', (uid, title) => {
+    const panel = rawPanel(uid, title);
     const layer = z
       .object({
         options: z.object({
@@ -223,8 +312,11 @@ describe('joined panels', () => {
     expect(fields.has(layer?.config.style.color.field ?? '')).toBe(true);
   });
 
-  it('the station list formats the columns it names', () => {
-    const panel = rawPanel('cityair-stations', 'Station list');
+  it.each([
+    ['cityair-stations', 'Station list'],
+    ['cityair-air-quality', 'Latest readings'],
+  ])('%s: %s formats the columns it names', (uid, title) => {
+    const panel = rawPanel(uid, title);
     const overrides = z
       .object({
         fieldConfig: z.object({
@@ -258,11 +350,12 @@ describe('queries', () => {
           { name: 'instance', op: '=~', value: '$instance' },
         ]),
       );
-      if (uid === 'cityair-stations' && TZ_METRICS.has(s.metric)) {
+      if (TZ_DASHBOARDS.includes(uid) && TZ_METRICS.has(s.metric)) {
         expect(s.matchers, s.text).toContainEqual({ name: 'tz', op: '=~', value: '$tz' });
       }
     }
     if (uid === 'cityair-stations') expect(expr).toContain('tz=~"$tz"');
+    if (uid === 'cityair-air-quality' && STATION_METRIC.test(expr)) expect(expr).toContain('tz=~"$tz"');
   });
 
   it.each(queries)('%s takes rates over $__rate_interval', (_name, expr) => {

@@ -12,6 +12,7 @@ export const RUNBOOK_FILE = `${ROOT}docs/runbook.md`;
 export const DASHBOARD_FILES = {
   stations: `${ROOT}dashboards/cityair-stations.json`,
   exporter: `${ROOT}dashboards/cityair-exporter.json`,
+  airQuality: `${ROOT}dashboards/cityair-air-quality.json`,
 } as const;
 export const RUNBOOK_URL = 'https://github.com/cityair-exporter/cityair-exporter/blob/main/docs/runbook.md';
 

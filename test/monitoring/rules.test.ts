@@ -1,42 +1,21 @@
-// The rules file operators load: valid for Prometheus, unit-tested alert by alert with promtool, and written to
-// the conventions of the monitoring mixins so that routing and runbooks work without reading the file.
-import { spawnSync } from 'node:child_process';
+// The rules file operators load: unit-tested alert by alert (promtool runs the tests in rules-promtool.e2e.test.ts)
+// and written to the conventions of the monitoring mixins so that routing and runbooks work without reading the file.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { promtoolPath } from '../support/promtool.js';
 import {
   alertingRules,
   DASHBOARD_FILES,
   durationSeconds,
   loadRules,
   loadRuleTests,
-  RULES_FILE,
-  RULES_TEST_FILE,
   RUNBOOK_URL,
   recordingRules,
   runbookAnchors,
 } from './model.js';
 
-const promtool = promtoolPath();
 const rules = loadRules();
 const alerts = alertingRules(rules);
 const SEVERITIES = ['critical', 'warning', 'info'];
-
-describe.skipIf(!promtool)('promtool', () => {
-  const run = (...args: string[]) => spawnSync(promtool ?? 'promtool', args, { encoding: 'utf8' });
-
-  it('accepts the rules file', () => {
-    const result = run('check', 'rules', RULES_FILE);
-    expect(result.status, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toContain(`SUCCESS: ${alerts.length + recordingRules(rules).length} rules found`);
-  });
-
-  it('passes the unit tests of every alert', () => {
-    const result = run('test', 'rules', RULES_TEST_FILE);
-    expect(result.status, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toContain('SUCCESS');
-  });
-});
 
 describe('unit test coverage', () => {
   const cases = loadRuleTests().tests.flatMap((t) => t.alert_rule_test ?? []);

@@ -1,5 +1,8 @@
 // Every query of the dashboards and every rule, run by a real Prometheus that scrapes the real exporter fed by the
 // simulator. An empty answer fails: it is how a misspelt metric or label shows, since PromQL does not complain.
+// The exporter's scrape is extended by a fixture of readings series (fixtures/readings.prom, for demo stations)
+// until the exporter serves readings itself; both come from one target, so they join as they will then.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/demo/simulator.js';
 import { demoPosts } from '../../src/demo/stations.js';
@@ -10,6 +13,8 @@ import {
   type Sample,
   startPrometheus,
 } from '../support/prometheus.js';
+import { checkMetrics } from '../support/promtool.js';
+import { type ReadingsFixture, startReadingsFixture } from '../support/readings-fixture.js';
 import {
   alertingRules,
   labelValuesQuery,
@@ -30,6 +35,9 @@ const posts = demoPosts();
 const MOSCOW = 'Europe/Moscow';
 const dashboards = loadDashboards();
 const rules = loadRules();
+const READINGS = readFileSync(new URL('fixtures/readings.prom', import.meta.url), 'utf8');
+// The Moscow station of the fixture with every substance, and its values there.
+const MOSCOW_ID = '1170';
 
 // What Grafana puts in place of its variables: "All" (the .* of allValue) and one selected value each.
 function variableSets(instance: string): Record<string, Record<string, string>> {
@@ -48,6 +56,7 @@ function variableSets(instance: string): Record<string, Record<string, string>> 
 describe.skipIf(!prometheusPath())('dashboards and rules against a real Prometheus', () => {
   let sim: Simulator;
   let exporter: ExporterProcess;
+  let readings: ReadingsFixture;
   let prom: RunningPrometheus;
   let instance: string;
 
@@ -57,7 +66,8 @@ describe.skipIf(!prometheusPath())('dashboards and rules against a real Promethe
       args: [`--upstream.url=${sim.baseUrl}`, '--upstream.min-interval=0s'],
       env: { CITYAIR_API_KEY: KEY },
     });
-    instance = new URL(exporter.url).host;
+    readings = await startReadingsFixture({ exporterUrl: exporter.url, exposition: READINGS });
+    instance = new URL(readings.url).host;
     prom = await startPrometheus({
       scrapeConfigs: [{ job_name: JOB, static_configs: [{ targets: [instance] }] }],
       ruleFiles: [RULES_FILE],
@@ -74,6 +84,7 @@ describe.skipIf(!prometheusPath())('dashboards and rules against a real Promethe
 
   afterAll(async () => {
     await prom?.stop();
+    await readings?.close();
     await exporter?.stop();
     await sim?.close();
   });
@@ -151,7 +162,59 @@ describe.skipIf(!prometheusPath())('dashboards and rules against a real Promethe
 
   it.each(recordingRules(rules).map((r) => [r.record]))('records %s', async (record) => {
     const result = await prom.waitForQuery(`${record}{job="${JOB}"}`, (s) => s.length > 0, 10_000);
-    expect(result.map((s) => s.metric.instance)).toEqual([instance]);
+    expect([...new Set(result.map((s) => s.metric.instance))]).toEqual([instance]);
+  });
+
+  it('serves readings of demo stations only, in the exposition format promtool accepts', () => {
+    const ids = new Set([...READINGS.matchAll(/\bid="(\d+)"/g)].map((m) => Number(m[1])));
+    expect(ids.size).toBeGreaterThan(2);
+    expect([...ids].filter((id) => !posts.some((p) => p.id === id))).toEqual([]);
+    const lint = checkMetrics(READINGS);
+    if (!lint) return;
+    // The one finding is the contract's own name: concentrations are in µg/m³ on purpose (grams give 1e-6).
+    expect(lint.findings).toBe(
+      'cityair_concentration_micrograms_per_cubic_meter use base unit "grams" instead of "micrograms"',
+    );
+  });
+
+  it('shows the readings of a station in the units of the air-quality dashboard', async () => {
+    const only = async (title: string): Promise<number | undefined> => {
+      const [series] = await panelValues(prom, 'cityair-air-quality', title, 'selected', instance);
+      return series?.find((s) => s.metric.id === MOSCOW_ID)?.value;
+    };
+    expect(await only('Relative humidity')).toBeCloseTo(81, 6);
+    expect(await only('Atmospheric pressure')).toBeCloseTo(989.916, 6);
+    expect(await only('Temperature')).toBe(-4.2);
+    expect(await only('PM2.5')).toBe(18.4);
+    expect(await only('CO')).toBe(410);
+    const age = await only('Reading age');
+    expect(age).toBeGreaterThanOrEqual(0);
+    expect(age).toBeLessThan(600);
+  });
+
+  it('names the stations of the readings and lists online stations without readings', async () => {
+    const [ages] = await panelValues(prom, 'cityair-air-quality', 'Latest readings', 'all', instance);
+    const withReadings = new Set(READINGS.match(/\bid="\d+"/g));
+    expect(ages?.map((s) => s.metric.name).sort()).toEqual(
+      posts
+        .filter((p) => withReadings.has(`id="${p.id}"`))
+        .map((p) => p.name)
+        .sort(),
+    );
+    const [missing] = await panelValues(
+      prom,
+      'cityair-air-quality',
+      'Online stations without readings',
+      'all',
+      instance,
+    );
+    const online = posts.filter((p) => (p.id === FLIPPED_ID ? !p.isOnline : p.isOnline));
+    expect(missing?.map((s) => s.metric.id).sort()).toEqual(
+      online
+        .filter((p) => !withReadings.has(`id="${p.id}"`))
+        .map((p) => String(p.id))
+        .sort(),
+    );
   });
 
   it('records a data age of a few seconds while the API answers', async () => {

@@ -116,4 +116,28 @@ describe.skipIf(!alertmanagerPath())('inhibitions in a real Alertmanager', () =>
     expect(received).not.toContain(`CityAirStationOffline ${a.instance}`);
     expect(received).not.toContain(`CityAirUpstreamFailing ${b.instance}`);
   });
+
+  it('holds back stale readings of an exporter whose readings requests fail', async () => {
+    const a = { job: 'cityair', instance: 'readings-a:9610' };
+    const b = { job: 'cityair', instance: 'readings-b:9610' };
+    const stale = { alertname: 'CityAirReadingsStale', severity: 'warning', id: '1170' };
+    await post([
+      { alertname: 'CityAirReadingsFailing', severity: 'warning', ...a },
+      { ...stale, ...a },
+      { ...stale, ...b },
+    ]);
+    const alerts = await waitFor(
+      'readings alerts processed',
+      async () => {
+        const all = amAlerts
+          .parse(await (await fetch(`${am.url}/api/v2/alerts`)).json())
+          .filter((x) => x.labels.instance?.startsWith('readings-'));
+        return all.length === 3 && all.every((x) => x.status.state !== 'unprocessed') ? all : undefined;
+      },
+      10_000,
+    );
+    expect(stateOf(alerts, { alertname: 'CityAirReadingsStale', ...a })).toBe('suppressed');
+    expect(stateOf(alerts, { alertname: 'CityAirReadingsStale', ...b })).toBe('active');
+    expect(stateOf(alerts, { alertname: 'CityAirReadingsFailing', ...a })).toBe('active');
+  });
 });
