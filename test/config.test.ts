@@ -682,8 +682,17 @@ describe('settings: warnings', () => {
       ['--collector.measurements', '--measurements.max-age=1m'],
       [
         '--measurements.refresh-interval (5m) is not below --measurements.max-age (1m): readings will expire between rounds',
+        '--measurements.max-age (1m) is not above --measurements.interval (5m): most readings will be too old to export',
       ],
     ],
+    // Hourly rows are dated an hour apart: the default 30m max-age would hide most of them.
+    [
+      ['--collector.measurements', '--measurements.interval=1h'],
+      [
+        '--measurements.max-age (30m) is not above --measurements.interval (1h): most readings will be too old to export',
+      ],
+    ],
+    [['--collector.measurements', '--measurements.interval=1h', '--measurements.max-age=2h'], []],
     // With the collector off, its timing does not matter.
     [['--measurements.max-age=1m'], []],
     [['--upstream.insecure-skip-verify'], [INSECURE]],
@@ -698,6 +707,7 @@ describe('settings: warnings', () => {
         INSECURE,
         '--upstream.refresh-interval (1h) is not below --upstream.max-age (10m): data will expire between refreshes',
         '--measurements.refresh-interval (5m) is not below --measurements.max-age (1m): readings will expire between rounds',
+        '--measurements.max-age (1m) is not above --measurements.interval (5m): most readings will be too old to export',
       ],
     ],
   ])('%j warns %j', (argv, warnings) => {
@@ -707,6 +717,7 @@ describe('settings: warnings', () => {
   it('warns in demo mode as well, where the collector is on by default', () => {
     expect(run(['--demo', '--measurements.max-age=5m'], {}).warnings).toStrictEqual([
       '--measurements.refresh-interval (5m) is not below --measurements.max-age (5m): readings will expire between rounds',
+      '--measurements.max-age (5m) is not above --measurements.interval (5m): most readings will be too old to export',
     ]);
   });
 });

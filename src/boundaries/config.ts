@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { Secret } from './secret.js';
 import type { MeasurementInterval } from './setting-values.js';
 import { type Parsed, POSTS_PATH, SETTINGS, type SettingName, type SettingSpec } from './settings.js';
-import { formatDuration } from './units.js';
+import { formatDuration, parseDurationMs } from './units.js';
 
 export { MEASUREMENT_INTERVALS, type MeasurementInterval } from './setting-values.js';
 export { POSTS_PATH, SETTINGS } from './settings.js';
@@ -130,6 +130,14 @@ function assemble(p: Parsed): CliAction {
   if (p.measurements && p.measurementsRefreshInterval >= p.measurementsMaxAge) {
     warnings.push(
       `--measurements.refresh-interval (${formatDuration(p.measurementsRefreshInterval)}) is not below --measurements.max-age (${formatDuration(p.measurementsMaxAge)}): readings will expire between rounds`,
+    );
+  }
+  const intervalMs = parseDurationMs(p.measurementsInterval) ?? 0;
+  if (p.measurements && p.measurementsMaxAge <= intervalMs) {
+    // A row averages a whole interval and is dated at its start or end: with max-age at or below the interval,
+    // most rows are already too old when they arrive, and stations show no readings at all.
+    warnings.push(
+      `--measurements.max-age (${formatDuration(p.measurementsMaxAge)}) is not above --measurements.interval (${p.measurementsInterval}): most readings will be too old to export`,
     );
   }
   return {
