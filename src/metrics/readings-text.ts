@@ -4,7 +4,8 @@
 import type { ReadingsData, RoundStats, StationReading } from '../boundaries/measurements.js';
 import { SKIP_REASONS, STATION_STATES } from '../boundaries/measurements.js';
 import { READING_METRICS as M, type MetricSpec } from './catalog.js';
-import { escapeHelp, escapeLabelValue } from './escape.js';
+import { escapeLabelValue } from './escape.js';
+import { familyHeader, singleSample } from './gauge-text.js';
 
 export interface ReadingsRenderOptions {
   readonly nowMs: number;
@@ -23,10 +24,6 @@ export interface RenderedReadings {
   readonly validUntilMs: number;
 }
 
-function header(spec: MetricSpec): string {
-  return `# HELP ${spec.name} ${escapeHelp(spec.help)}\n# TYPE ${spec.name} ${spec.type}\n`;
-}
-
 // prom-client prints values with `${value}`, which Prometheus parses back to the same float64; ids are
 // integers from JSON, printed in full (never 1e+21-style below 2^53).
 const num = (v: number): string => String(v);
@@ -41,7 +38,7 @@ function single(spec: MetricSpec, shown: readonly StationReading[], pick: Pick1)
     const v = pick(r);
     if (v !== undefined) lines += `${spec.name}{id="${r.id}"} ${num(v)}\n`;
   }
-  return lines === '' ? '' : header(spec) + lines;
+  return lines === '' ? '' : familyHeader(spec) + lines;
 }
 
 /** One family with a series per station and upstream name (substance, index), names in a stable order. */
@@ -54,20 +51,20 @@ function labelled(spec: MetricSpec, label: string, shown: readonly StationReadin
       lines += `${spec.name}{id="${r.id}",${label}="${escapeLabelValue(name)}"} ${num(values.get(name) as number)}\n`;
     }
   }
-  return lines === '' ? '' : header(spec) + lines;
+  return lines === '' ? '' : familyHeader(spec) + lines;
 }
 
 /** The health gauges of one round; every state and reason is present, at 0 when nothing happened. */
 export function renderRoundHealth(stats: RoundStats): string {
-  let text = header(M.stations);
+  let text = familyHeader(M.stations);
   for (const state of STATION_STATES)
     text += `${M.stations.name}{state="${state}"} ${stats.stations[state]}\n`;
-  text += header(M.fieldsSkipped);
+  text += familyHeader(M.fieldsSkipped);
   for (const reason of SKIP_REASONS)
     text += `${M.fieldsSkipped.name}{reason="${reason}"} ${stats.skippedFields[reason]}\n`;
-  text += `${header(M.rowsRejected)}${M.rowsRejected.name} ${stats.rejectedRows}\n`;
-  text += `${header(M.lastRound)}${M.lastRound.name} ${num(stats.startedAtMs / 1000)}\n`;
-  text += `${header(M.lastRoundDuration)}${M.lastRoundDuration.name} ${num(stats.durationMs / 1000)}\n`;
+  text += singleSample(M.rowsRejected, stats.rejectedRows);
+  text += singleSample(M.lastRound, stats.startedAtMs / 1000);
+  text += singleSample(M.lastRoundDuration, stats.durationMs / 1000);
   return text;
 }
 
