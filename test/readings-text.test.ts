@@ -4,10 +4,10 @@ import { Gauge, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import {
   parseMeasurements,
+  READING_STATES,
   type ReadingsData,
   type RoundStats,
   SKIP_REASONS,
-  STATION_STATES,
   type StationReading,
 } from '../src/boundaries/measurements.js';
 import { runReadingsRound } from '../src/collectors/readings-round.js';
@@ -30,7 +30,7 @@ function stats(over: Partial<RoundStats> = {}): RoundStats {
   return {
     startedAtMs: NOW - MIN,
     durationMs: 1234.5,
-    stations: { ...zero(STATION_STATES), fresh: 3, failed: 1 },
+    stations: { ...zero(READING_STATES), fresh: 3, failed: 1 },
     skippedFields: { ...zero(SKIP_REASONS), missing: 7, unknown_unit: 2 },
     rejectedRows: 0,
     requests: 4,
@@ -88,7 +88,7 @@ async function withPromClient(shown: readonly StationReading[], round: RoundStat
     ts?.set({ id }, r.atMs / 1000);
   }
   const stations = gauge(M.stations);
-  for (const s of STATION_STATES) stations.set({ state: s }, round.stations[s]);
+  for (const s of READING_STATES) stations.set({ state: s }, round.stations[s]);
   const skipped = gauge(M.fieldsSkipped);
   for (const r of SKIP_REASONS) skipped.set({ reason: r }, round.skippedFields[r]);
   gauge(M.rowsRejected).set(round.rejectedRows);
@@ -147,7 +147,7 @@ describe('readings text', () => {
       .toString()
       .split('\n')
       .filter((l) => l && !l.startsWith('#'));
-    for (const s of STATION_STATES)
+    for (const s of READING_STATES)
       expect(lines).toContain(`cityair_measurements_stations{state="${s}"} ${stats().stations[s]}`);
     for (const r of SKIP_REASONS)
       expect(lines.some((l) => l.startsWith(`cityair_measurements_fields_skipped{reason="${r}"} `))).toBe(

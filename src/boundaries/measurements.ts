@@ -29,7 +29,7 @@ export interface ReadingsData {
 }
 
 /** Where a station stands after a round: the `state` label of cityair_measurements_stations. */
-export const STATION_STATES = [
+export const READING_STATES = [
   /** Answered with a row no older than max-age. */
   'fresh',
   /** Answered, but its newest row is older than max-age (the API ignored date__gt, or clocks differ). */
@@ -42,7 +42,7 @@ export const STATION_STATES = [
   'deferred',
 ] as const;
 
-export type StationState = (typeof STATION_STATES)[number];
+export type ReadingState = (typeof READING_STATES)[number];
 
 /** A field sent in a unit this exporter does not convert, for one log line per field and unit. */
 export interface UnknownUnit {
@@ -55,7 +55,7 @@ export interface RoundStats {
   readonly startedAtMs: number;
   readonly durationMs: number;
   /** Every station asked for is in exactly one state. */
-  readonly stations: Readonly<Record<StationState, number>>;
+  readonly stations: Readonly<Record<ReadingState, number>>;
   /** Fields left out of the newest rows of this round's answers, by reason. */
   readonly skippedFields: Readonly<Record<SkipReason, number>>;
   /** Rows dropped from this round's answers (no UTC date, or another station's). */

@@ -3,14 +3,14 @@
 // rounds run and what happens between them, and a round can be tested without a network.
 import {
   type MeasurementsInterval,
+  READING_STATES,
+  type ReadingState,
   type ReadingsData,
   type RoundStats,
   SKIP_REASONS,
   type SkippedField,
   type SkipReason,
-  STATION_STATES,
   type StationReading,
-  type StationState,
   type UnknownUnit,
 } from '../boundaries/measurements.js';
 import type { FetchMeasurements, MeasurementsOutcome } from '../upstream/client.js';
@@ -166,7 +166,7 @@ function tally(
   durationMs: number,
   stop: Failure | undefined,
 ): RoundStats {
-  const stations = zeroes<StationState>(STATION_STATES);
+  const stations = zeroes<ReadingState>(READING_STATES);
   const skippedFields = zeroes<SkipReason>(SKIP_REASONS);
   const failures = zeroes<FailureReason>(FAILURE_REASONS);
   const unknownUnits = new Map<string, UnknownUnit>();

@@ -2,7 +2,7 @@
 // again when a reading expires), so a scrape only copies cached bytes. Gauges only, no timestamps: the same bytes
 // are valid text 0.0.4 and an OpenMetrics body.
 import type { ReadingsData, RoundStats, StationReading } from '../boundaries/measurements.js';
-import { SKIP_REASONS, STATION_STATES } from '../boundaries/measurements.js';
+import { READING_STATES, SKIP_REASONS } from '../boundaries/measurements.js';
 import { READING_METRICS as M, type MetricSpec } from './catalog.js';
 import { escapeLabelValue } from './escape.js';
 import { familyHeader, singleSample } from './gauge-text.js';
@@ -57,7 +57,7 @@ function labelled(spec: MetricSpec, label: string, shown: readonly StationReadin
 /** The health gauges of one round; every state and reason is present, at 0 when nothing happened. */
 export function renderRoundHealth(stats: RoundStats): string {
   let text = familyHeader(M.stations);
-  for (const state of STATION_STATES)
+  for (const state of READING_STATES)
     text += `${M.stations.name}{state="${state}"} ${stats.stations[state]}\n`;
   text += familyHeader(M.fieldsSkipped);
   for (const reason of SKIP_REASONS)
