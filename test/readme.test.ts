@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { SETTINGS } from '../src/boundaries/config.js';
-import { EXPORTER_METRICS, STATION_METRICS } from '../src/metrics/catalog.js';
+import { EXPORTER_METRICS, READING_METRICS, STATION_METRICS } from '../src/metrics/catalog.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const pkg = z
@@ -24,7 +24,8 @@ describe('README', () => {
   });
 
   it('documents every metric of the catalog', () => {
-    for (const m of [...Object.values(STATION_METRICS), ...Object.values(EXPORTER_METRICS)]) {
+    const all = [STATION_METRICS, EXPORTER_METRICS, READING_METRICS].flatMap((table) => Object.values(table));
+    for (const m of all) {
       expect(readme, m.name).toContain(`\`${m.name}\``);
     }
   });
