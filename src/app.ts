@@ -16,7 +16,7 @@ import { readingsSource } from './metrics/readings-source.js';
 import type { ScrapeSource } from './metrics/scrape.js';
 import { stationSource } from './metrics/station-source.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream/client.js';
-import { buildRoute, createUpstreamRoute, type UpstreamRoute } from './upstream/dispatcher.js';
+import { createDispatcher, type UpstreamDispatcher } from './upstream/dispatcher.js';
 
 export interface RunningExporter {
   /** The address actually bound, e.g. http://127.0.0.1:9610 (port 0 picks a free one). */
@@ -35,7 +35,7 @@ export async function startExporter(
   const web = config.web.configFile
     ? (await import('./web/security.js')).createWebSecurity(config.web.configFile, log)
     : undefined;
-  const route = config.demo ? undefined : createUpstreamRoute(config.upstream, process.env, log);
+  const route = config.demo ? undefined : createDispatcher(config.upstream, process.env, { log });
   const demo = config.demo ? await startDemoUpstream(log) : undefined;
   const upstream = demo
     ? {
@@ -118,9 +118,9 @@ function startReadings(
   log: Logger,
 ): { collector: ReadingsCollector; source: ScrapeSource; close: () => Promise<void> } {
   const { concurrency } = config.measurements;
-  const route: UpstreamRoute | undefined = config.demo
+  const route: UpstreamDispatcher | undefined = config.demo
     ? undefined
-    : buildRoute(config.upstream, process.env, concurrency);
+    : createDispatcher(config.upstream, process.env, { connections: concurrency });
   const client: UpstreamClient = createUpstreamClient({
     ...upstream,
     connections: concurrency,

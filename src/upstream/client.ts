@@ -23,7 +23,7 @@ export interface UpstreamOptions {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   readonly userAgent: string;
-  /** Defaults to a keep-alive Agent; issue-level options (proxy, CA) swap it. */
+  /** Defaults to a keep-alive Agent; a proxy or a private CA (dispatcher.ts) brings its own. */
   readonly dispatcher?: Dispatcher;
   /** Sockets of the default Agent (2): as many as requests may be in flight, or they queue inside the deadline. */
   readonly connections?: number;

@@ -13,7 +13,7 @@ export interface DispatcherSettings {
   readonly insecureSkipVerify: boolean;
 }
 
-export interface UpstreamRoute {
+export interface UpstreamDispatcher {
   readonly dispatcher: Dispatcher;
   /** For the start-up log: proxy URLs without credentials, NO_PROXY as given; undefined when direct. */
   readonly proxy: { readonly https?: string; readonly http?: string; readonly noProxy?: string } | undefined;
@@ -23,21 +23,25 @@ export interface UpstreamRoute {
 const KEEP_ALIVE = { keepAliveTimeout: 60_000, connections: 2 } as const;
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+?-----END CERTIFICATE-----/g;
 
-/** Logs the route taken; throws ConfigError (exit 2) for an unreadable CA file or a malformed proxy variable. */
-export function createUpstreamRoute(
+/**
+ * The dispatcher for the API's requests, with a pool of `connections` sockets: the readings client gets one as
+ * wide as its concurrency, so that a round of reads never queues the station list. With a log, says which route
+ * it takes. Throws ConfigError (exit 2) for an unreadable CA file or a malformed proxy variable.
+ */
+export function createDispatcher(
   settings: DispatcherSettings,
   env: NodeJS.ProcessEnv,
-  log: Logger,
-): UpstreamRoute {
-  const route = buildRoute(settings, env);
+  options: { readonly connections?: number; readonly log?: Logger } = {},
+): UpstreamDispatcher {
+  const route = routeFor(settings, env, options.connections ?? KEEP_ALIVE.connections);
   if (route.proxy) {
-    log.info(
+    options.log?.info(
       { https_proxy: route.proxy.https, http_proxy: route.proxy.http, no_proxy: route.proxy.noProxy },
       'upstream requests go through a proxy',
     );
   }
   if (route.extraCaCertificates > 0) {
-    log.info(
+    options.log?.info(
       { certificates: route.extraCaCertificates },
       'trusting extra CA certificates from --upstream.ca-file',
     );
@@ -45,15 +49,11 @@ export function createUpstreamRoute(
   return route;
 }
 
-/**
- * The same route without the log lines, with its own pool of `connections` sockets: the readings client needs
- * one as wide as its concurrency, and a pool of its own so that a round of reads never queues the station list.
- */
-export function buildRoute(
+function routeFor(
   settings: DispatcherSettings,
   env: NodeJS.ProcessEnv,
-  connections: number = KEEP_ALIVE.connections,
-): UpstreamRoute {
+  connections: number,
+): UpstreamDispatcher {
   const pool = { ...KEEP_ALIVE, connections };
   const extra = settings.caFile === undefined ? [] : readCaFile(settings.caFile);
   const tls: { ca?: string[]; rejectUnauthorized: boolean } = {

@@ -1,5 +1,5 @@
 // The dashboards as an operator meets them: valid Grafana JSON, importable through the UI and by provisioning,
-// and following the conventions of issue 4 (data source variable, job/instance filters, units, descriptions).
+// and following the kit's conventions (data source variable, job/instance filters, units, descriptions).
 import { Ajv, type ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -133,7 +133,7 @@ describe('panels', () => {
     d.model.panels.map((p) => [`${d.model.uid}: ${p.title}`, p] as const),
   );
 
-  it('are the ones issue 4 asks for', () => {
+  it('are the ones the monitoring kit promises', () => {
     const types = (uid: string): string[] => byUid(uid).model.panels.map((p) => `${p.type}:${p.title}`);
     expect(types('cityair-stations')).toEqual(
       expect.arrayContaining([
