@@ -18,7 +18,7 @@ import { createReadingsCounters } from '../src/metrics/readings-counters.js';
 import { renderReadingsText, renderRoundHealth } from '../src/metrics/readings-text.js';
 import type { FetchMeasurements } from '../src/upstream/client.js';
 import { FAILURE_REASONS, failure } from '../src/upstream/failure.js';
-import { checkMetrics } from './support/promtool.js';
+import { checkMetrics, expectOnlyKnownLint } from './support/promtool.js';
 
 const MIN = 60_000;
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
@@ -182,20 +182,6 @@ describe('readings text', () => {
     expectOnlyKnownLint(body);
   });
 });
-
-/**
- * promtool's linter asks for base units ("grams"), but the concentration's name is part of the public contract:
- * micrograms per cubic metre is what every air-quality exporter uses (grams would give values near 1e-6). That
- * finding, exit code 3 (lint, not a parse error), is the only one allowed.
- */
-function expectOnlyKnownLint(text: string): void {
-  const check = checkMetrics(text);
-  if (!check) return;
-  const known = `${READING_METRICS.concentration.name} use base unit "grams" instead of "micrograms"`;
-  const others = check.findings.split('\n').filter((l) => l !== '' && l !== known);
-  expect(others).toEqual([]);
-  expect(check.code === 0 || (check.code === 3 && check.findings.includes(known))).toBe(true);
-}
 
 describe('readings counters', () => {
   it('count requests and failures, with every reason at 0 from the start', async () => {

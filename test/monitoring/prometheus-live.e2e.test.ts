@@ -1,20 +1,26 @@
 // Every query of the dashboards and every rule, run by a real Prometheus that scrapes the real exporter fed by the
 // simulator. An empty answer fails: it is how a misspelt metric or label shows, since PromQL does not complain.
-// The exporter's scrape is extended by a fixture of readings series (fixtures/readings.prom, for demo stations)
-// until the exporter serves readings itself; both come from one target, so they join as they will then.
-import { readFileSync } from 'node:fs';
+// The readings collector is on, so the air-quality panels and the readings rules read what the exporter made of
+// the simulator's answers, and their values are checked against the demo rows those answers were built from.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type DemoRow,
+  demoHasNoReadings,
+  demoMeasurements,
+  demoRow,
+  type ReadingsQuery,
+} from '../../src/demo/readings.js';
 import { type Simulator, startSimulator } from '../../src/demo/simulator.js';
 import { demoPosts } from '../../src/demo/stations.js';
 import { type ExporterProcess, startExporterProcess } from '../support/exporter-process.js';
+import { get } from '../support/http.js';
 import {
   prometheusPath,
   type RunningPrometheus,
   type Sample,
   startPrometheus,
 } from '../support/prometheus.js';
-import { checkMetrics } from '../support/promtool.js';
-import { type ReadingsFixture, startReadingsFixture } from '../support/readings-fixture.js';
+import { expectOnlyKnownLint } from '../support/promtool.js';
 import {
   alertingRules,
   labelValuesQuery,
@@ -35,9 +41,33 @@ const posts = demoPosts();
 const MOSCOW = 'Europe/Moscow';
 const dashboards = loadDashboards();
 const rules = loadRules();
-const READINGS = readFileSync(new URL('fixtures/readings.prom', import.meta.url), 'utf8');
-// The Moscow station of the fixture with every substance, and its values there.
-const MOSCOW_ID = '1170';
+// A Moscow station with gas sensors, whose values are checked in the dashboard's units.
+const MOSCOW_ID = 1170;
+// The demo never measures H2S (always null), and only that gives the "Other substances" panel a series: here the
+// Moscow station above reports it. Another online Moscow station answers without any row, so the list of online
+// stations without readings has an entry with the time zone selected too. Everything else is the demo's answer.
+const H2S_MG_PER_M3 = 0.0012;
+const NO_ROWS_ID = 1340;
+const MM_HG_IN_PA = 133.322;
+
+function readingsAnswer(id: number, nowMs: number, query: ReadingsQuery): unknown {
+  const answer = demoMeasurements(id, nowMs, query);
+  if (id === NO_ROWS_ID) return { ...answer, data: [] };
+  if (id === MOSCOW_ID) return { ...answer, data: answer.data.map((r) => withH2s(r)) };
+  return answer;
+}
+
+function withH2s(row: DemoRow): DemoRow {
+  return { ...row, h2s: H2S_MG_PER_M3 };
+}
+
+const hasRows = (id: number): boolean => !demoHasNoReadings(id) && id !== NO_ROWS_ID;
+
+function field(row: DemoRow, name: string): number {
+  const value = row[name];
+  if (typeof value !== 'number') throw new Error(`demo row of ${row.postId} has no number ${name}`);
+  return value;
+}
 
 // What Grafana puts in place of its variables: "All" (the .* of allValue) and one selected value each.
 function variableSets(instance: string): Record<string, Record<string, string>> {
@@ -56,23 +86,31 @@ function variableSets(instance: string): Record<string, Record<string, string>> 
 describe.skipIf(!prometheusPath())('dashboards and rules against a real Prometheus', () => {
   let sim: Simulator;
   let exporter: ExporterProcess;
-  let readings: ReadingsFixture;
   let prom: RunningPrometheus;
   let instance: string;
 
   beforeAll(async () => {
-    sim = await startSimulator({ posts, apiKey: KEY });
+    sim = await startSimulator({ posts, apiKey: KEY, readings: readingsAnswer });
     exporter = await startExporterProcess({
-      args: [`--upstream.url=${sim.baseUrl}`, '--upstream.min-interval=0s'],
+      args: [
+        `--upstream.url=${sim.baseUrl}`,
+        '--upstream.min-interval=0s',
+        '--collector.measurements',
+        '--measurements.refresh-interval=1m',
+      ],
       env: { CITYAIR_API_KEY: KEY },
     });
-    readings = await startReadingsFixture({ exporterUrl: exporter.url, exposition: READINGS });
-    instance = new URL(readings.url).host;
+    instance = new URL(exporter.url).host;
     prom = await startPrometheus({
       scrapeConfigs: [{ job_name: JOB, static_configs: [{ targets: [instance] }] }],
       ruleFiles: [RULES_FILE],
     });
     await prom.waitForTargetsUp();
+    // The first round of readings follows the first station list; every station with rows then has a reading.
+    await prom.waitForQuery(
+      'count(cityair_measurement_timestamp_seconds)',
+      (s) => s[0]?.value === posts.filter((p) => hasRows(p.id)).length,
+    );
     // rate() needs two samples in its window; the state-duration column needs history before a change.
     await prom.waitForQuery('count_over_time(cityair_up[1m])', (s) => (s[0]?.value ?? 0) >= 4);
     sim.setPosts(posts.map((p) => (p.id === FLIPPED_ID ? { ...p, isOnline: !p.isOnline } : p)));
@@ -84,7 +122,6 @@ describe.skipIf(!prometheusPath())('dashboards and rules against a real Promethe
 
   afterAll(async () => {
     await prom?.stop();
-    await readings?.close();
     await exporter?.stop();
     await sim?.close();
   });
@@ -165,39 +202,53 @@ describe.skipIf(!prometheusPath())('dashboards and rules against a real Promethe
     expect([...new Set(result.map((s) => s.metric.instance))]).toEqual([instance]);
   });
 
-  it('serves readings of demo stations only, in the exposition format promtool accepts', () => {
-    const ids = new Set([...READINGS.matchAll(/\bid="(\d+)"/g)].map((m) => Number(m[1])));
-    expect(ids.size).toBeGreaterThan(2);
-    expect([...ids].filter((id) => !posts.some((p) => p.id === id))).toEqual([]);
-    const lint = checkMetrics(READINGS);
-    if (!lint) return;
-    // The one finding is the contract's own name: concentrations are in µg/m³ on purpose (grams give 1e-6).
-    expect(lint.findings).toBe(
-      'cityair_concentration_micrograms_per_cubic_meter use base unit "grams" instead of "micrograms"',
+  it('serves readings of listed stations only, in the exposition format promtool accepts', async () => {
+    const listed = new Set(posts.map((p) => p.id));
+    expect(sim.readingsLog().length).toBeGreaterThan(0);
+    expect(sim.readingsLog().filter((id) => !listed.has(id))).toEqual([]);
+    const { text } = await get(`${exporter.url}/metrics`);
+    const ids = new Set(
+      [...text.matchAll(/^cityair_measurement_timestamp_seconds\{id="(\d+)"\}/gm)].map((m) => Number(m[1])),
     );
+    expect([...ids].sort()).toEqual(
+      posts
+        .filter((p) => hasRows(p.id))
+        .map((p) => p.id)
+        .sort(),
+    );
+    expectOnlyKnownLint(text);
   });
 
   it('shows the readings of a station in the units of the air-quality dashboard', async () => {
-    const only = async (title: string): Promise<number | undefined> => {
-      const [series] = await panelValues(prom, 'cityair-air-quality', title, 'selected', instance);
-      return series?.find((s) => s.metric.id === MOSCOW_ID)?.value;
+    // Every query at the time of one scrape, so that a round of readings in between cannot mix two rows.
+    const [scrape] = await prom.query(`timestamp(cityair_up{job="${JOB}"})`);
+    const at = scrape?.value ?? Number.NaN;
+    const [stamp] = await prom.query(`cityair_measurement_timestamp_seconds{id="${MOSCOW_ID}"}`, at);
+    const rowAt = stamp?.value ?? Number.NaN;
+    const row = withH2s(demoRow(MOSCOW_ID, rowAt * 1000));
+    const only = async (title: string, query = 0): Promise<number | undefined> => {
+      const all = await panelValues(prom, 'cityair-air-quality', title, 'selected', instance, at);
+      return all[query]?.find((s) => s.metric.id === String(MOSCOW_ID))?.value;
     };
-    expect(await only('Relative humidity')).toBeCloseTo(81, 6);
-    expect(await only('Atmospheric pressure')).toBeCloseTo(989.916, 6);
-    expect(await only('Temperature')).toBe(-4.2);
-    expect(await only('PM2.5')).toBe(18.4);
-    expect(await only('CO')).toBe(410);
-    const age = await only('Reading age');
-    expect(age).toBeGreaterThanOrEqual(0);
-    expect(age).toBeLessThan(600);
+    // The simulator sends %, mm Hg and mg/m³; the exporter stores ratios, Pa and µg/m³; the panels show %, hPa
+    // and µg/m³ again.
+    expect(await only('Relative humidity')).toBeCloseTo(field(row, 'humidity'), 6);
+    expect(await only('Atmospheric pressure')).toBeCloseTo((field(row, 'pressure') * MM_HG_IN_PA) / 100, 6);
+    expect(await only('Temperature')).toBeCloseTo(field(row, 'temperature'), 6);
+    expect(await only('PM2.5')).toBeCloseTo(field(row, 'pm2') * 1000, 6);
+    expect(await only('CO')).toBeCloseTo(field(row, 'co') * 1000, 6);
+    expect(await only('Other substances')).toBeCloseTo(H2S_MG_PER_M3 * 1000, 6);
+    expect(await only('Latest readings', 7)).toBeCloseTo(field(row, 'humidity'), 6);
+    const aqi = row.aqi as { cityairAqi: { value: number } };
+    expect(await only('AQI over time')).toBe(aqi.cityairAqi.value);
+    expect(await only('Reading age')).toBeCloseTo(at - rowAt, 3);
   });
 
   it('names the stations of the readings and lists online stations without readings', async () => {
     const [ages] = await panelValues(prom, 'cityair-air-quality', 'Latest readings', 'all', instance);
-    const withReadings = new Set(READINGS.match(/\bid="\d+"/g));
     expect(ages?.map((s) => s.metric.name).sort()).toEqual(
       posts
-        .filter((p) => withReadings.has(`id="${p.id}"`))
+        .filter((p) => hasRows(p.id))
         .map((p) => p.name)
         .sort(),
     );
@@ -211,7 +262,7 @@ describe.skipIf(!prometheusPath())('dashboards and rules against a real Promethe
     const online = posts.filter((p) => (p.id === FLIPPED_ID ? !p.isOnline : p.isOnline));
     expect(missing?.map((s) => s.metric.id).sort()).toEqual(
       online
-        .filter((p) => !withReadings.has(`id="${p.id}"`))
+        .filter((p) => !hasRows(p.id))
         .map((p) => String(p.id))
         .sort(),
     );
@@ -243,12 +294,13 @@ async function panelValues(
   title: string,
   set: string,
   instance: string,
+  atSeconds?: number,
 ): Promise<Sample[][]> {
   const d = dashboards.find((x) => x.model.uid === uid);
   const queries = d ? panelQueries(d).filter((q) => q.panel === title) : [];
   if (queries.length === 0) throw new Error(`no panel "${title}" in ${uid}`);
   const values = variableSets(instance)[set] ?? {};
-  return Promise.all(queries.map((q) => prom.query(substitute(q.expr, values))));
+  return Promise.all(queries.map((q) => prom.query(substitute(q.expr, values), atSeconds)));
 }
 
 async function panelValue(

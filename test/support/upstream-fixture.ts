@@ -27,6 +27,7 @@ export function useUpstreamFixture(apiKey: string): UpstreamFixture {
     current().setFault({ kind: 'none' });
     current().setPosts(demoPosts());
     current().resetCount();
+    current().resetReadingsLog();
   });
   afterAll(async () => sim?.close());
   return {
