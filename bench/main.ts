@@ -2,8 +2,8 @@
 // cached, next to a framework-free lower bound measured in this process; then the single-flight and memory checks.
 import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
-import { type Simulator, startSimulator } from '../demo/simulator.js';
-import { syntheticPosts } from '../demo/stations.js';
+import { type Simulator, startSimulator } from '../src/demo/simulator.js';
+import { syntheticPosts } from '../src/demo/stations.js';
 import { type BenchOptions, parseBenchArgs } from './args.js';
 import { createScraper, median, quantile } from './client.js';
 import { lowerBoundRender } from './lower-bound.js';
@@ -270,19 +270,19 @@ ${DOC_TAIL}`;
 
 const DOC_HEAD = `# Benchmarks
 
-The latest table of \`npm run bench\` (source: \`src/bench/\`), written by it with \`--out=docs/benchmarks.md\`.`;
+The latest table of \`npm run bench\` (source: \`bench/\`), written by it with \`--out=docs/benchmarks.md\`.`;
 
 const DOC_TAIL = `## How to read it
 
 - **lower bound (LB)**: in the bench process, the upstream body exactly as the simulator serves it (gzip) is
   gunzipped, \`JSON.parse\`d and written out as the same station series with plain string building and
-  \`Buffer.from\`: no validation, no HTTP, no framework (\`src/bench/lower-bound.ts\`). Median of repeated runs.
+  \`Buffer.from\`: no validation, no HTTP, no framework (\`bench/lower-bound.ts\`). Median of repeated runs.
 - **on-demand**: \`--upstream.min-interval=0s\`, so every scrape fetches, validates and renders the whole list.
   **cached**: \`--upstream.min-interval=5m\`, so every timed scrape is served from the last refresh.
 - The exporter is \`node dist/main.js\`, a separate process; the simulator and the HTTP client live in the bench
   process. Times are measured by the client from request to last byte, one scrape at a time, plain text
   (\`Accept: text/plain;version=0.0.4\`, no compression), over one keep-alive connection read by a bare HTTP/1.1
-  reader (\`src/bench/client.ts\`); **gzip** columns repeat up to 10 scrapes (a third of n) with
+  reader (\`bench/client.ts\`); **gzip** columns repeat up to 10 scrapes (a third of n) with
   \`Accept-Encoding: gzip\` ("—" when the exporter did not compress).
 - **Checks**: single flight = 100 simultaneous on-demand scrapes while the simulator takes 250 ms to answer
   (as a remote API does) must cause one upstream request. Memory = a fresh on-demand exporter scraped 5,000
