@@ -57,6 +57,8 @@ async function measureLowerBound(sim: Simulator, stations: number): Promise<Lowe
       medianMs: lb,
       p99Ms: quantile(times, 0.99),
       cpuMsPerScrape: undefined,
+      idleRssBytes: undefined,
+      steadyRssBytes: undefined,
       peakRssBytes: undefined,
       plainBytes: out.length,
       gzipBytes: undefined,
@@ -91,16 +93,22 @@ async function measureMode(
         `${stations} ${mode}: first scrape HTTP ${first.status}, ${lines} station series (lower bound: ${lb.seriesLines})`,
       );
     }
+    // Idle: everything loaded and one snapshot held, after a second without traffic.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const idleRssBytes = memory(exporter.pid).rss;
     const warmup = stations >= 100_000 ? 2 : mode === 'cached' ? 20 : 5;
     for (let i = 0; i < warmup; i++) await scrape(url);
     const n = options.scrapes ?? defaultScrapes(stations, mode);
     const times: number[] = [];
+    const rss: number[] = [];
     let plainBytes = 0;
     const cpu0 = cpuMs(exporter.pid);
     for (let i = 0; i < n; i++) {
       const r = await scrape(url);
       times.push(r.ms);
       plainBytes = r.bytes;
+      // Read between scrapes, outside the timed span; one reading lands anywhere on V8's garbage sawtooth.
+      if (i >= n - Math.max(1, Math.floor(n / 4))) rss.push(memory(exporter.pid).rss);
     }
     const cpu = (cpuMs(exporter.pid) - cpu0) / n;
     // Fewer where each scrape takes seconds: these only show what compression adds.
@@ -112,6 +120,8 @@ async function measureMode(
       medianMs: median(times),
       p99Ms: quantile(times, 0.99),
       cpuMsPerScrape: cpu,
+      idleRssBytes,
+      steadyRssBytes: median(rss),
       peakRssBytes: memory(exporter.pid).peak,
       plainBytes,
       ...gz,
@@ -231,9 +241,7 @@ async function run(options: BenchOptions): Promise<{ text: string; failed: boole
   const parts = [
     renderTable(rows),
     `\nChecks:\n${renderChecks(checks)}`,
-    ...(targets.length > 0
-      ? [`\nTargets (issue 5; informative, timing is noisy):\n${renderChecks(targets)}`]
-      : []),
+    ...(targets.length > 0 ? [`\nTargets (informative, timing is noisy):\n${renderChecks(targets)}`] : []),
     ...(notes.length > 0 ? [`\nProblems:\n${notes.map((n) => `- ${n}`).join('\n')}`] : []),
   ];
   return { text: parts.join('\n'), failed: notes.length > 0 || checks.some((c) => !c.pass) };
@@ -289,7 +297,14 @@ const DOC_TAIL = `## How to read it
   times one after another; "RSS after N" is the median of VmRSS readings over the last N/10 scrapes before N
   (at least 50), because one reading lands anywhere on V8's garbage sawtooth.
 - **CPU ms/scrape**: the exporter's user+system time over the timed batch (/proc/<pid>/stat) divided by its
-  scrapes. **peak RSS**: VmHWM of the exporter process at the end of its run (plain and gzip scrapes).
+  scrapes.
+- **Memory** is the exporter process's resident set as the kernel counts it (/proc/<pid>/status, MiB =
+  1,048,576 bytes), what a container memory limit is held against, not V8's heap figures. **idle RSS**: VmRSS one
+  second after the first scrape, before the warm-up (everything loaded, one snapshot held, no traffic).
+  **steady RSS**: the median of VmRSS read after each of the last quarter of the timed scrapes (after 200
+  on-demand scrapes at 1,000 stations: readings 151–200). **peak RSS**: VmHWM at the end of the run, plain and
+  gzip scrapes included. The V8 settings are the ones the exporter applies to itself (\`src/heap-settings.ts\`):
+  the bench starts \`node dist/main.js\` without flags, as users do.
 - Ratios divide by the lower bound of the same station count. p99 of fewer than 100 scrapes is the largest.
 - Two cores: the client, the simulator and the exporter share them, so figures move by 10–20% between runs.
 `;
