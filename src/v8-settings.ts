@@ -1,4 +1,4 @@
-// V8 heap settings the exporter applies to itself, so that `node dist/main.js` and the image need no flags.
+// V8 settings the exporter applies to itself, so that `node dist/main.js` and the image need no flags.
 // main.ts imports this module first: ES modules run in import order, so it acts before any dependency loads.
 //
 // V8's defaults are sized for throughput on large machines: the young generation grows to two 16 MiB
@@ -11,6 +11,12 @@
 // --semi-space-growth-factor is read each time the young generation grows, so the cap is held by setting it to
 // 1 once the young generation has reached the cap. --heap-growing-percent is read whenever a full collection
 // sets the next old-generation limit. Flags given to node itself (command line or NODE_OPTIONS) win.
+//
+// undici parses HTTP with llhttp compiled to WebAssembly. After the first upstream request V8 recompiled that
+// module with its optimising tier on background threads, and RSS jumped by about 35 MiB for some 50 ms: the
+// process's peak, at any station count. --liftoff-only keeps the baseline compiler's code (read when a module is
+// compiled, which undici does at its first connection); parsing one answer's headers and body chunks is not
+// where the time goes.
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** Both semi-spaces together. 4 MiB halves cost no speed at 10,000 stations; 2 MiB ones did (about 1.5×). */
@@ -23,6 +29,7 @@ const CHECK_EVERY_MS = 50;
 const given = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
 const userSet = (flag: string): boolean => new RegExp(`--${flag.replace(/-/g, '[-_]')}\\b`).test(given);
 
+if (!userSet('liftoff-only') && !userSet('wasm-tier-up')) setFlagsFromString('--liftoff-only');
 if (!userSet('heap-growing-percent')) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 if (!userSet('max-semi-space-size') && !userSet('semi-space-growth-factor')) capYoungGeneration();
 
