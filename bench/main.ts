@@ -303,8 +303,10 @@ const DOC_TAIL = `## How to read it
   second after the first scrape, before the warm-up (everything loaded, one snapshot held, no traffic).
   **steady RSS**: the median of VmRSS read after each of the last quarter of the timed scrapes (after 200
   on-demand scrapes at 1,000 stations: readings 151–200). **peak RSS**: VmHWM at the end of the run, plain and
-  gzip scrapes included. The V8 settings are the ones the exporter applies to itself (\`src/heap-settings.ts\`):
-  the bench starts \`node dist/main.js\` without flags, as users do.
+  gzip scrapes included. The exporter runs with the V8 settings it applies to itself (\`src/v8-settings.ts\`):
+  the bench starts \`node dist/main.js\` without flags, as users do. Of a steady RSS, about 45 MiB is file-backed
+  (the node binary's pages, RssFile in /proc/<pid>/status; a bare \`node -e\` is 41 MiB), and loading the
+  dependencies (zod, undici, fastify, pino, prom-client) adds about 37 MiB before any station is read.
 - Ratios divide by the lower bound of the same station count. p99 of fewer than 100 scrapes is the largest.
 - Two cores: the client, the simulator and the exporter share them, so figures move by 10–20% between runs.
 `;
