@@ -306,7 +306,9 @@ const DOC_TAIL = `## How to read it
   gzip scrapes included. The exporter runs with the V8 settings it applies to itself (\`src/v8-settings.ts\`):
   the bench starts \`node dist/main.js\` without flags, as users do. Of a steady RSS, about 45 MiB is file-backed
   (the node binary's pages, RssFile in /proc/<pid>/status; a bare \`node -e\` is 41 MiB), and loading the
-  dependencies (zod, undici, fastify, pino, prom-client) adds about 37 MiB before any station is read.
+  dependencies (zod, undici, fastify, pino, prom-client) adds about 37 MiB before any station is read. Above
+  16 MiB of station text (about 35,000 stations) each refresh starts with a full collection, which frees the
+  texts of earlier refreshes (\`src/metrics/stations-text.ts\`); the on-demand rows at 100,000 include its cost.
 - Ratios divide by the lower bound of the same station count. p99 of fewer than 100 scrapes is the largest.
 - Two cores: the client, the simulator and the exporter share them, so figures move by 10–20% between runs.
 `;
