@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // Entry point: parse the configuration, start, and stop cleanly on SIGTERM/SIGINT.
+// First, so that the V8 settings act before any dependency is loaded.
+import './v8-settings.js';
 import { ConfigError, helpText, parseCli } from './boundaries/config.js';
 import { readBuildFacts } from './boundaries/package-info.js';
 

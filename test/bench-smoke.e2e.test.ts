@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const BENCH = fileURLToPath(new URL('../dist/bench/main.js', import.meta.url));
+const BENCH = fileURLToPath(new URL('../dist-bench/bench/main.js', import.meta.url));
 
 describe('npm run bench -- --quick', () => {
   // Flat memory takes 5,000 scrapes to show and is proven by the full `npm run bench` (docs/benchmarks.md).

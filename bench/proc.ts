@@ -3,7 +3,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const LISTENING = 'cityair-exporter listening';
 
 export interface ExporterUnderTest {

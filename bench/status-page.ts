@@ -1,4 +1,4 @@
-// `node dist/bench/status-page.js [--stations=N | --demo] [--runs=N] [--screenshot=FILE]`: the status page as an
+// `node dist-bench/bench/status-page.js [--stations=N | --demo] [--runs=N] [--screenshot=FILE]`: the status page as an
 // operator's browser gets it. Starts the exporter as users do (against the simulator with N synthetic stations,
 // or --demo), loads / in Debian's headless Chromium and prints the HTML size, the server's answer time and the
 // browser's first paint. With --screenshot it also writes a PNG of the page (the README's picture).
@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { z } from 'zod';
-import { startSimulator } from '../demo/simulator.js';
-import { syntheticPosts } from '../demo/stations.js';
+import { startSimulator } from '../src/demo/simulator.js';
+import { syntheticPosts } from '../src/demo/stations.js';
 import { median } from './client.js';
 import { startExporter } from './proc.js';
 

@@ -8,6 +8,11 @@ export interface Row {
   readonly medianMs: number;
   readonly p99Ms: number;
   readonly cpuMsPerScrape: number | undefined;
+  /** VmRSS a second after the first scrape, before the timed ones. */
+  readonly idleRssBytes: number | undefined;
+  /** Median VmRSS over the last quarter of the timed scrapes. */
+  readonly steadyRssBytes: number | undefined;
+  /** VmHWM at the end of the run. */
   readonly peakRssBytes: number | undefined;
   readonly plainBytes: number;
   readonly gzipBytes: number | undefined;
@@ -25,6 +30,8 @@ export interface Check {
 const ms = (v: number | undefined): string =>
   v === undefined || Number.isNaN(v) ? '—' : v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0);
 const mb = (v: number | undefined): string => (v === undefined ? '—' : (v / 1e6).toFixed(v < 1e7 ? 2 : 1));
+const MIB = 1024 * 1024;
+const mib = (v: number | undefined): string => (v === undefined ? '—' : (v / MIB).toFixed(1));
 const ratio = (v: number | undefined, lb: number): string =>
   v === undefined || !(lb > 0) ? '—' : `${(v / lb).toFixed(v / lb < 0.1 ? 3 : 2)}×`;
 
@@ -35,7 +42,9 @@ const HEAD = [
   'median ms',
   'p99 ms',
   'CPU ms/scrape',
-  'peak RSS MB',
+  'idle RSS MiB',
+  'steady RSS MiB',
+  'peak RSS MiB',
   'plain MB',
   'gzip MB',
   'gzip median ms',
@@ -54,7 +63,9 @@ export function renderTable(rows: readonly Row[]): string {
       ms(r.medianMs),
       ms(r.p99Ms),
       ms(r.cpuMsPerScrape),
-      mb(r.peakRssBytes),
+      mib(r.idleRssBytes),
+      mib(r.steadyRssBytes),
+      mib(r.peakRssBytes),
       mb(r.plainBytes),
       mb(r.gzipBytes),
       ms(r.gzipMedianMs),
@@ -99,12 +110,33 @@ export function judgeTargets(rows: readonly Row[]): Check[] {
         od100.medianMs < 1500,
         `median ${ms(od100.medianMs)} ms`,
       ),
+    );
+  }
+  return [...out, ...memoryTargets(find)];
+}
+
+function memoryTargets(find: (n: number, mode: Row['mode']) => Row | undefined): Check[] {
+  const out: Check[] = [];
+  const od1 = find(1000, 'on-demand');
+  if (od1) {
+    const steady = od1.steadyRssBytes ?? Infinity;
+    out.push(
       target(
-        'on-demand 100,000: peak RSS < 400 MB',
-        (od100.peakRssBytes ?? Infinity) < 400e6,
-        `${mb(od100.peakRssBytes)} MB`,
+        `on-demand 1,000: steady RSS ≤ 80 MiB after ${od1.samples} scrapes`,
+        steady <= 80 * MIB,
+        `${mib(steady)} MiB`,
       ),
     );
+  }
+  const od10 = find(10_000, 'on-demand');
+  if (od10) {
+    const peak = od10.peakRssBytes ?? Infinity;
+    out.push(target('on-demand 10,000: peak RSS ≤ 100 MiB', peak <= 100 * MIB, `${mib(peak)} MiB`));
+  }
+  const big = [find(100_000, 'on-demand'), find(100_000, 'cached')].filter((r) => r !== undefined);
+  if (big.length > 0) {
+    const peak = Math.max(...big.map((r) => r.peakRssBytes ?? Infinity));
+    out.push(target('100,000: peak RSS ≤ 400 MiB (either mode)', peak <= 400 * MIB, `${mib(peak)} MiB`));
   }
   return out;
 }

@@ -2,8 +2,8 @@
 // cached, next to a framework-free lower bound measured in this process; then the single-flight and memory checks.
 import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
-import { type Simulator, startSimulator } from '../demo/simulator.js';
-import { syntheticPosts } from '../demo/stations.js';
+import { type Simulator, startSimulator } from '../src/demo/simulator.js';
+import { syntheticPosts } from '../src/demo/stations.js';
 import { type BenchOptions, parseBenchArgs } from './args.js';
 import { createScraper, median, quantile } from './client.js';
 import { lowerBoundRender } from './lower-bound.js';
@@ -57,6 +57,8 @@ async function measureLowerBound(sim: Simulator, stations: number): Promise<Lowe
       medianMs: lb,
       p99Ms: quantile(times, 0.99),
       cpuMsPerScrape: undefined,
+      idleRssBytes: undefined,
+      steadyRssBytes: undefined,
       peakRssBytes: undefined,
       plainBytes: out.length,
       gzipBytes: undefined,
@@ -91,16 +93,22 @@ async function measureMode(
         `${stations} ${mode}: first scrape HTTP ${first.status}, ${lines} station series (lower bound: ${lb.seriesLines})`,
       );
     }
+    // Idle: everything loaded and one snapshot held, after a second without traffic.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const idleRssBytes = memory(exporter.pid).rss;
     const warmup = stations >= 100_000 ? 2 : mode === 'cached' ? 20 : 5;
     for (let i = 0; i < warmup; i++) await scrape(url);
     const n = options.scrapes ?? defaultScrapes(stations, mode);
     const times: number[] = [];
+    const rss: number[] = [];
     let plainBytes = 0;
     const cpu0 = cpuMs(exporter.pid);
     for (let i = 0; i < n; i++) {
       const r = await scrape(url);
       times.push(r.ms);
       plainBytes = r.bytes;
+      // Read between scrapes, outside the timed span; one reading lands anywhere on V8's garbage sawtooth.
+      if (i >= n - Math.max(1, Math.floor(n / 4))) rss.push(memory(exporter.pid).rss);
     }
     const cpu = (cpuMs(exporter.pid) - cpu0) / n;
     // Fewer where each scrape takes seconds: these only show what compression adds.
@@ -112,6 +120,8 @@ async function measureMode(
       medianMs: median(times),
       p99Ms: quantile(times, 0.99),
       cpuMsPerScrape: cpu,
+      idleRssBytes,
+      steadyRssBytes: median(rss),
       peakRssBytes: memory(exporter.pid).peak,
       plainBytes,
       ...gz,
@@ -231,9 +241,7 @@ async function run(options: BenchOptions): Promise<{ text: string; failed: boole
   const parts = [
     renderTable(rows),
     `\nChecks:\n${renderChecks(checks)}`,
-    ...(targets.length > 0
-      ? [`\nTargets (issue 5; informative, timing is noisy):\n${renderChecks(targets)}`]
-      : []),
+    ...(targets.length > 0 ? [`\nTargets (informative, timing is noisy):\n${renderChecks(targets)}`] : []),
     ...(notes.length > 0 ? [`\nProblems:\n${notes.map((n) => `- ${n}`).join('\n')}`] : []),
   ];
   return { text: parts.join('\n'), failed: notes.length > 0 || checks.some((c) => !c.pass) };
@@ -270,26 +278,37 @@ ${DOC_TAIL}`;
 
 const DOC_HEAD = `# Benchmarks
 
-The latest table of \`npm run bench\` (source: \`src/bench/\`), written by it with \`--out=docs/benchmarks.md\`.`;
+The latest table of \`npm run bench\` (source: \`bench/\`), written by it with \`--out=docs/benchmarks.md\`.`;
 
 const DOC_TAIL = `## How to read it
 
 - **lower bound (LB)**: in the bench process, the upstream body exactly as the simulator serves it (gzip) is
   gunzipped, \`JSON.parse\`d and written out as the same station series with plain string building and
-  \`Buffer.from\`: no validation, no HTTP, no framework (\`src/bench/lower-bound.ts\`). Median of repeated runs.
+  \`Buffer.from\`: no validation, no HTTP, no framework (\`bench/lower-bound.ts\`). Median of repeated runs.
 - **on-demand**: \`--upstream.min-interval=0s\`, so every scrape fetches, validates and renders the whole list.
   **cached**: \`--upstream.min-interval=5m\`, so every timed scrape is served from the last refresh.
 - The exporter is \`node dist/main.js\`, a separate process; the simulator and the HTTP client live in the bench
   process. Times are measured by the client from request to last byte, one scrape at a time, plain text
   (\`Accept: text/plain;version=0.0.4\`, no compression), over one keep-alive connection read by a bare HTTP/1.1
-  reader (\`src/bench/client.ts\`); **gzip** columns repeat up to 10 scrapes (a third of n) with
+  reader (\`bench/client.ts\`); **gzip** columns repeat up to 10 scrapes (a third of n) with
   \`Accept-Encoding: gzip\` ("—" when the exporter did not compress).
 - **Checks**: single flight = 100 simultaneous on-demand scrapes while the simulator takes 250 ms to answer
   (as a remote API does) must cause one upstream request. Memory = a fresh on-demand exporter scraped 5,000
   times one after another; "RSS after N" is the median of VmRSS readings over the last N/10 scrapes before N
   (at least 50), because one reading lands anywhere on V8's garbage sawtooth.
 - **CPU ms/scrape**: the exporter's user+system time over the timed batch (/proc/<pid>/stat) divided by its
-  scrapes. **peak RSS**: VmHWM of the exporter process at the end of its run (plain and gzip scrapes).
+  scrapes.
+- **Memory** is the exporter process's resident set as the kernel counts it (/proc/<pid>/status, MiB =
+  1,048,576 bytes), what a container memory limit is held against, not V8's heap figures. **idle RSS**: VmRSS one
+  second after the first scrape, before the warm-up (everything loaded, one snapshot held, no traffic).
+  **steady RSS**: the median of VmRSS read after each of the last quarter of the timed scrapes (after 200
+  on-demand scrapes at 1,000 stations: readings 151–200). **peak RSS**: VmHWM at the end of the run, plain and
+  gzip scrapes included. The exporter runs with the V8 settings it applies to itself (\`src/v8-settings.ts\`):
+  the bench starts \`node dist/main.js\` without flags, as users do. Of a steady RSS, about 45 MiB is file-backed
+  (the node binary's pages, RssFile in /proc/<pid>/status; a bare \`node -e\` is 41 MiB), and loading the
+  dependencies (zod, undici, fastify, pino, prom-client) adds about 37 MiB before any station is read. Above
+  16 MiB of station text (about 35,000 stations) each refresh starts with a full collection, which frees the
+  texts of earlier refreshes (\`src/metrics/stations-text.ts\`); the on-demand rows at 100,000 include its cost.
 - Ratios divide by the lower bound of the same station count. p99 of fewer than 100 scrapes is the largest.
 - Two cores: the client, the simulator and the exporter share them, so figures move by 10–20% between runs.
 `;

@@ -1,0 +1,44 @@
+// V8 settings the exporter applies to itself, so that `node dist/main.js` and the image need no flags.
+// main.ts imports this module first: ES modules run in import order, so it acts before any dependency loads.
+// Only flags that V8 reads while running take effect from here; flags given to node itself (command line or
+// NODE_OPTIONS) win. Figures: docs/benchmarks.md.
+//
+// Young generation. V8 lets it grow to two 16 MiB semi-spaces, and an on-demand exporter allocates a parse tree
+// per scrape, so it gets there: at 1,000 stations 32 MiB of young generation held about 1 MiB of live objects.
+// --max-semi-space-size is read once, when the heap is created, and is ignored afterwards (measured: still
+// 32 MiB). --semi-space-growth-factor is read each time the young generation grows, so the cap is held by setting
+// it to 1 once the young generation has reached the cap.
+//
+// undici parses HTTP with llhttp compiled to WebAssembly. After the first upstream request V8 recompiled that
+// module with its optimising tier on background threads, and RSS jumped by about 35 MiB for some 50 ms: the
+// process's peak at 1,000 stations. --liftoff-only keeps the baseline compiler's code (read when a module is
+// compiled, which undici does at its first connection); no scrape got measurably slower.
+//
+// Not set: --heap-growing-percent (read at every full collection) cut the old generation's slack by a third at
+// 10,000 stations and more, but the extra full collections made on-demand scrapes about 40% slower there.
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+
+/** Both semi-spaces together. Semi-spaces held at 1 MiB made 10,000 stations about 2× slower, at 2 MiB 1.5×. */
+const YOUNG_GENERATION_CAP_BYTES = 8 * 1024 * 1024;
+/** Growth happens inside a collection, so a check between tasks can find it one step past the cap. */
+const CHECK_EVERY_MS = 50;
+
+const given = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+const userSet = (flag: string): boolean => new RegExp(`--${flag.replace(/-/g, '[-_]')}\\b`).test(given);
+
+if (!userSet('liftoff-only') && !userSet('wasm-tier-up')) setFlagsFromString('--liftoff-only');
+if (!userSet('max-semi-space-size') && !userSet('semi-space-growth-factor')) capYoungGeneration();
+
+function capYoungGeneration(): void {
+  let frozen = false;
+  const check = (): void => {
+    const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    const atCap = (young?.space_size ?? 0) >= YOUNG_GENERATION_CAP_BYTES;
+    if (atCap === frozen) return;
+    frozen = atCap;
+    // Unfrozen again if V8 shrinks the young generation while idle, so it may grow back up to the cap.
+    setFlagsFromString(`--semi-space-growth-factor=${atCap ? 1 : 2}`);
+  };
+  check();
+  setInterval(check, CHECK_EVERY_MS).unref();
+}
