@@ -6,8 +6,11 @@ import { parseStationList, type Station, type StationList } from '../src/boundar
 import { syntheticPosts } from '../src/demo/stations.js';
 import { STATION_METRICS } from '../src/metrics/catalog.js';
 import { escapeLabelValue } from '../src/metrics/escape.js';
-import { labelValueBytes, renderStationFamilies, renderStationText } from '../src/metrics/stations-text.js';
+import { labelValueBytes, renderStationText } from '../src/metrics/stations-text.js';
 import { checkMetrics } from './support/promtool.js';
+
+/** The rendered bytes as text, the way a client decodes them. */
+const renderStationFamilies = (list: StationList): string => renderStationText(list).toString('utf8');
 
 const NASTY_NAMES = [
   'plain ASCII',

@@ -2,11 +2,10 @@
 // object per series on every scrape. Building the text as strings line by line was the largest cost of a refresh
 // at 100,000 stations (millions of rope nodes kept alive through every young-generation GC, a two-byte flatten,
 // then a UTF-8 pass), so this measures the exact size first and writes UTF-8 into one Buffer.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Station, StationList } from '../boundaries/stations.js';
-import { type MetricSpec, STATION_METRICS } from './catalog.js';
-import { escapeHelp } from './escape.js';
+import { STATION_METRICS } from './catalog.js';
+import { COLLECT_ABOVE_BYTES, collectDeadBuffers } from './dead-buffers.js';
+import { familyHeader } from './gauge-text.js';
 
 const M = STATION_METRICS;
 const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
@@ -24,10 +23,6 @@ const CLOSE = ascii('"} ');
 const ONE = ascii('"} 1\n');
 const ONLINE_1 = ascii('"} 1\n');
 const ONLINE_0 = ascii('"} 0\n');
-
-function header(spec: MetricSpec): string {
-  return `# HELP ${spec.name} ${escapeHelp(spec.help)}\n# TYPE ${spec.name} ${spec.type}\n`;
-}
 
 /** Bytes of a label value once escaped (backslash, quote, line feed) and UTF-8 encoded as Buffer.from would. */
 export function labelValueBytes(value: string): number {
@@ -173,16 +168,17 @@ function layout(list: StationList): Layout {
   };
   const sizes = measure(list.stations, numbers);
   const headers = {
-    latitude: sizes.latitude > 0 ? header(M.latitude) : '',
-    longitude: sizes.longitude > 0 ? header(M.longitude) : '',
-    utcOffset: sizes.utcOffset > 0 ? header(M.utcOffset) : '',
+    latitude: sizes.latitude > 0 ? familyHeader(M.latitude) : '',
+    longitude: sizes.longitude > 0 ? familyHeader(M.longitude) : '',
+    utcOffset: sizes.utcOffset > 0 ? familyHeader(M.utcOffset) : '',
   };
   const { online } = sizes;
   const trailer =
-    `${header(M.count)}${M.count.name}{state="online"} ${online}\n${M.count.name}{state="offline"} ${n - online}\n` +
-    `${header(M.rejected)}${M.rejected.name}{reason="invalid"} ${list.rejected.invalid}\n` +
+    `${familyHeader(M.count)}${M.count.name}{state="online"} ${online}\n${M.count.name}{state="offline"} ${n - online}\n` +
+    `${familyHeader(M.rejected)}${M.rejected.name}{reason="invalid"} ${list.rejected.invalid}\n` +
     `${M.rejected.name}{reason="duplicate"} ${list.rejected.duplicate}\n`;
-  const stationHeaders = n > 0 ? Buffer.byteLength(header(M.info)) + Buffer.byteLength(header(M.online)) : 0;
+  const stationHeaders =
+    n > 0 ? Buffer.byteLength(familyHeader(M.info)) + Buffer.byteLength(familyHeader(M.online)) : 0;
   const size =
     stationHeaders +
     sizes.stationLines +
@@ -238,53 +234,30 @@ function writeOnline(w: Writer, stations: readonly Station[], ids: readonly stri
   }
 }
 
-// Above this, the texts of earlier refreshes are freed before a new one is allocated. V8 frees a Buffer's memory
-// only when a full collection finds it dead, and it starts one for outside memory only after about 64 MiB more of
-// it: at 100,000 stations two dead 45 MB texts were still held at the peak of a refresh.
-const COLLECT_ABOVE_BYTES = 16 * 1024 * 1024;
-let fullCollection: (() => void) | undefined;
-
-function collectDeadTexts(): void {
-  if (fullCollection === undefined) {
-    // gc() exists only in contexts made after the flag is set; the context is made once, on the first big list.
-    setFlagsFromString('--expose-gc');
-    fullCollection = runInNewContext('gc') as () => void;
-  }
-  fullCollection();
-}
-
 /** The station part of the exposition as UTF-8, identical in text 0.0.4 and OpenMetrics (gauges, no timestamps). */
 export function renderStationText(list: StationList): Buffer {
   const { stations } = list;
-  const l = layout(list);
-  if (l.size > COLLECT_ABOVE_BYTES) collectDeadTexts();
-  const w = new Writer(Buffer.allocUnsafe(l.size));
+  const plan = layout(list);
+  if (plan.size > COLLECT_ABOVE_BYTES) collectDeadBuffers();
+  const out = new Writer(Buffer.allocUnsafe(plan.size));
   if (stations.length > 0) {
-    w.text(header(M.info));
-    writeInfo(w, stations, l.ids);
-    w.text(header(M.online));
-    writeOnline(w, stations, l.ids);
+    out.text(familyHeader(M.info));
+    writeInfo(out, stations, plan.ids);
+    out.text(familyHeader(M.online));
+    writeOnline(out, stations, plan.ids);
   }
   const families = [
-    [l.headers.latitude, LAT_OPEN, l.latitudes],
-    [l.headers.longitude, LON_OPEN, l.longitudes],
-    [l.headers.utcOffset, OFFSET_OPEN, l.offsets],
+    [plan.headers.latitude, LAT_OPEN, plan.latitudes],
+    [plan.headers.longitude, LON_OPEN, plan.longitudes],
+    [plan.headers.utcOffset, OFFSET_OPEN, plan.offsets],
   ] as const;
   for (const [head, open, values] of families) {
     if (head === '') continue;
-    w.text(head);
-    writeNumberFamily(w, open, l.ids, values);
+    out.text(head);
+    writeNumberFamily(out, open, plan.ids, values);
   }
-  w.text(l.trailer);
+  out.text(plan.trailer);
   // A wrong size would mean a truncated or padded exposition: fail the refresh loudly instead.
-  if (w.pos !== l.size) throw new Error(`station text is ${w.pos} bytes, expected ${l.size}`);
-  return w.buf;
-}
-
-/**
- * The same text as a string, for callers that encode it themselves. Prefer renderStationText: this decodes its
- * bytes again (measured cheaper at 100,000 stations than joining string chunks, and it keeps one implementation).
- */
-export function renderStationFamilies(list: StationList): string {
-  return renderStationText(list).toString('utf8');
+  if (out.pos !== plan.size) throw new Error(`station text is ${out.pos} bytes, expected ${plan.size}`);
+  return out.buf;
 }
