@@ -21,8 +21,6 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** Both semi-spaces together. Semi-spaces held at 1 MiB made 10,000 stations about 2× slower, at 2 MiB 1.5×. */
 const YOUNG_GENERATION_CAP_BYTES = 8 * 1024 * 1024;
-/** Growth happens inside a collection, so a check between tasks can find it one step past the cap. */
-const CHECK_EVERY_MS = 50;
 
 const given = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
 const userSet = (flag: string): boolean => new RegExp(`--${flag.replace(/-/g, '[-_]')}\\b`).test(given);
