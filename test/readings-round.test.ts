@@ -1,8 +1,8 @@
 // A round of readings against the simulator over loopback: what an operator would notice is which stations get
 // a reading, which are asked at all, how hard the API is hit, and that one bad station leaves the rest alone.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ReadingsData } from '../src/boundaries/measurements.js';
 import { Secret } from '../src/boundaries/secret.js';
+import type { ReadingsData } from '../src/collectors/readings-data.js';
 import { idsToRead, type ReadingsRoundOptions, runReadingsRound } from '../src/collectors/readings-round.js';
 import { DEMO_UNKNOWN_UNIT, demoHasNoReadings } from '../src/demo/readings.js';
 import { type Simulator, startSimulator } from '../src/demo/simulator.js';

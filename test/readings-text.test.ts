@@ -2,14 +2,8 @@
 // promtool's linter, and to what an operator sees over time (readings expire, stations leave the list).
 import { Gauge, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import {
-  parseMeasurements,
-  READING_STATES,
-  type ReadingsData,
-  type RoundStats,
-  SKIP_REASONS,
-  type StationReading,
-} from '../src/boundaries/measurements.js';
+import { parseMeasurements, SKIP_REASONS, type StationReading } from '../src/boundaries/measurements.js';
+import { READING_STATES, type ReadingsData, type RoundStats } from '../src/collectors/readings-data.js';
 import { runReadingsRound } from '../src/collectors/readings-round.js';
 import { demoMeasurements } from '../src/demo/readings.js';
 import { demoPosts } from '../src/demo/stations.js';

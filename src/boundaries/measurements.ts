@@ -2,7 +2,6 @@
 // the only place where its JSON becomes typed data. Nothing is guessed: a value is exported only when its field,
 // its unit and its number are all understood, and every field left out is counted with a reason.
 import { z } from 'zod';
-import type { FailureReason } from '../upstream/failure.js';
 
 /** The averaging intervals the exporter may ask for (--measurements.interval). */
 export type { MeasurementInterval as MeasurementsInterval } from './setting-values.js';
@@ -19,53 +18,6 @@ export interface StationReading {
   readonly pressurePascals: number | undefined;
   /** Index label ('cityair') to value. */
   readonly aqi: ReadonlyMap<string, number>;
-}
-
-export interface ReadingsData {
-  /** By station id: the newest known row per station. */
-  readonly readings: ReadonlyMap<number, StationReading>;
-  /** What the last round saw (health metrics). */
-  readonly round: RoundStats;
-}
-
-/** Where a station stands after a round: the `state` label of cityair_measurements_stations. */
-export const READING_STATES = [
-  /** Answered with a row no older than max-age. */
-  'fresh',
-  /** Answered, but its newest row is older than max-age (the API ignored date__gt, or clocks differ). */
-  'stale',
-  /** Answered with no row in the window. */
-  'empty',
-  /** Its request failed; its previous reading (if any) is kept. */
-  'failed',
-  /** Not asked this round: the API asked to wait (429, or Retry-After) first; its previous reading is kept. */
-  'deferred',
-] as const;
-
-export type ReadingState = (typeof READING_STATES)[number];
-
-/** A field sent in a unit this exporter does not convert, for one log line per field and unit. */
-export interface UnknownUnit {
-  readonly field: string;
-  readonly unit: string;
-}
-
-export interface RoundStats {
-  /** The round's `nowMs`: when it started. */
-  readonly startedAtMs: number;
-  readonly durationMs: number;
-  /** Every station asked for is in exactly one state. */
-  readonly stations: Readonly<Record<ReadingState, number>>;
-  /** Fields left out of the newest rows of this round's answers, by reason. */
-  readonly skippedFields: Readonly<Record<SkipReason, number>>;
-  /** Rows dropped from this round's answers (no UTC date, or another station's). */
-  readonly rejectedRows: number;
-  readonly requests: number;
-  readonly failures: Readonly<Record<FailureReason, number>>;
-  /** Distinct field and unit pairs not converted in this round, at most 20. */
-  readonly unknownUnits: readonly UnknownUnit[];
-  /** From the Retry-After of a 429 or 503 that stopped the round: wait at least this long. */
-  readonly retryAfterMs: number | undefined;
 }
 
 /** Why a field of the newest row was left out: the `reason` label of cityair_measurements_fields_skipped. */

@@ -1,6 +1,11 @@
 // The query string of the status page: ?q= filters the station table. Anything malformed means no filter.
 import { z } from 'zod';
-import type { StatusQuery } from '../http/status-view.js';
+
+/** The page's query string, parsed. */
+export interface StatusQuery {
+  /** Filter by name, id or time zone; '' shows every station. */
+  readonly q: string;
+}
 
 /** Longer than any station name worth typing; keeps a hostile URL from costing more than a normal one. */
 const MAX_QUERY_CHARS = 100;

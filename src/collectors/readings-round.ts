@@ -3,20 +3,22 @@
 // rounds run and what happens between them, and a round can be tested without a network.
 import {
   type MeasurementsInterval,
-  READING_STATES,
-  type ReadingState,
-  type ReadingsData,
-  type RoundStats,
   SKIP_REASONS,
   type SkippedField,
   type SkipReason,
   type StationReading,
-  type UnknownUnit,
 } from '../boundaries/measurements.js';
 import type { FetchMeasurements, MeasurementsOutcome } from '../upstream/client.js';
 import { FAILURE_REASONS, type Failure, type FailureReason, failure } from '../upstream/failure.js';
+import {
+  READING_STATES,
+  type ReadingState,
+  type ReadingsData,
+  type RoundStats,
+  type UnknownUnit,
+} from './readings-data.js';
 
-export type { ReadingsData, RoundStats } from '../boundaries/measurements.js';
+export type { ReadingsData, RoundStats } from './readings-data.js';
 
 /** The two levels a round logs at; a pino Logger fits. */
 export interface RoundLog {

@@ -2,10 +2,10 @@
 // stations of the last good station list. Its state is the newest reading per station and the last round's stats.
 import type { Logger } from 'pino';
 import type { Config } from '../boundaries/config.js';
-import type { ReadingsData } from '../boundaries/measurements.js';
 import type { StationList } from '../boundaries/stations.js';
 import type { FetchMeasurements, MeasurementsOutcome } from '../upstream/client.js';
 import type { Clock } from './clock.js';
+import type { ReadingsData } from './readings-data.js';
 import { idsToRead, runReadingsRound } from './readings-round.js';
 import type { CollectorState } from './refresh-policy.js';
 import { createRefresher, type Refresher } from './refresher.js';

@@ -2,9 +2,10 @@
 // same object while nothing it shows changes, because the page caches its table per array: stations joined with
 // readings are kept until a new list or round arrives, or a reading shown passes its max-age.
 import type { Config } from '../boundaries/config.js';
-import type { ReadingsData, StationReading } from '../boundaries/measurements.js';
+import type { StationReading } from '../boundaries/measurements.js';
 import type { Station, StationList } from '../boundaries/stations.js';
 import type { ReadingsCollector } from '../collectors/readings.js';
+import type { ReadingsData } from '../collectors/readings-data.js';
 import { servable } from '../collectors/refresh-policy.js';
 import type { StationCollector, StationState } from '../collectors/stations.js';
 import type { StatusStation, StatusView } from './status-view.js';

@@ -48,8 +48,4 @@ export interface StatusStation {
   };
 }
 
-/** The page's query string, parsed (src/boundaries/status-query.ts). */
-export interface StatusQuery {
-  /** Filter by name, id or time zone; '' shows every station. */
-  readonly q: string;
-}
+export type { StatusQuery } from '../boundaries/status-query.js';

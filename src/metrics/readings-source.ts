@@ -1,9 +1,10 @@
 // The readings collector's share of a scrape: the readings families and round health, rendered once per round
 // and station list, and again only when a reading shown passes --measurements.max-age. A scrape never waits for
 // a reading: this source has no beforeScrape.
-import type { ReadingsData } from '../boundaries/measurements.js';
+
 import type { StationList } from '../boundaries/stations.js';
 import type { ReadingsCollector } from '../collectors/readings.js';
+import type { ReadingsData } from '../collectors/readings-data.js';
 import { servable } from '../collectors/refresh-policy.js';
 import type { StationCollector } from '../collectors/stations.js';
 import { renderReadingsText } from './readings-text.js';

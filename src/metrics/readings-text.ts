@@ -1,8 +1,10 @@
 // Renders the readings families and the readings health gauges straight to exposition bytes, once per round (and
 // again when a reading expires), so a scrape only copies cached bytes. Gauges only, no timestamps: the same bytes
 // are valid text 0.0.4 and an OpenMetrics body.
-import type { ReadingsData, RoundStats, StationReading } from '../boundaries/measurements.js';
-import { READING_STATES, SKIP_REASONS } from '../boundaries/measurements.js';
+import type { StationReading } from '../boundaries/measurements.js';
+import { SKIP_REASONS } from '../boundaries/measurements.js';
+import type { ReadingsData, RoundStats } from '../collectors/readings-data.js';
+import { READING_STATES } from '../collectors/readings-data.js';
 import { READING_METRICS as M, type MetricSpec } from './catalog.js';
 import { escapeLabelValue } from './escape.js';
 import { familyHeader, singleSample } from './gauge-text.js';
