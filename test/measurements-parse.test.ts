@@ -1,11 +1,11 @@
 // The readings answer is undocumented and untrusted: these pin what becomes a number, what is left out and why.
 import { describe, expect, it } from 'vitest';
+import { recogniseUnit } from '../src/boundaries/measurement-units.js';
 import {
   indexLabel,
   type MeasurementsResult,
   parseMeasurements,
   parseUtcDate,
-  recogniseUnit,
   type StationReading,
 } from '../src/boundaries/measurements.js';
 

@@ -2,6 +2,7 @@
 // the only place where its JSON becomes typed data. Nothing is guessed: a value is exported only when its field,
 // its unit and its number are all understood, and every field left out is counted with a reason.
 import { z } from 'zod';
+import { type Quantity, recogniseUnit, type Unit } from './measurement-units.js';
 
 /** The averaging intervals the exporter may ask for (--measurements.interval). */
 export type { MeasurementInterval as MeasurementsInterval } from './setting-values.js';
@@ -77,40 +78,6 @@ const MAX_FIELDS = 64;
 const ROW_META = new Set(['postId', 'date', 'version', 'aqi']);
 /** Fields seen on every host: looked at even when meta.units leaves them out (then they count as no_unit). */
 const SEEN_FIELDS = ['pm2', 'pm10', 'co', 'no2', 'so2', 'o3', 'h2s', 'temperature', 'humidity', 'pressure'];
-
-type Quantity = 'concentration' | 'temperature' | 'percent' | 'pressure';
-interface Unit {
-  readonly quantity: Quantity;
-  /** Multiplier to µg/m³, °C, ratio or Pa. */
-  readonly factor: number;
-}
-
-// Keys are the unit text lowercased with every space removed: exactly the spellings the readings issue lists.
-const UNITS: ReadonlyMap<string, Unit> = new Map<string, Unit>([
-  ['mg/m³', { quantity: 'concentration', factor: 1000 }],
-  ['mg/m3', { quantity: 'concentration', factor: 1000 }],
-  ['мг/м³', { quantity: 'concentration', factor: 1000 }],
-  ['\u00b5g/m³', { quantity: 'concentration', factor: 1 }],
-  ['\u03bcg/m³', { quantity: 'concentration', factor: 1 }],
-  ['ug/m3', { quantity: 'concentration', factor: 1 }],
-  ['мкг/м³', { quantity: 'concentration', factor: 1 }],
-  ['°c', { quantity: 'temperature', factor: 1 }],
-  ['℃', { quantity: 'temperature', factor: 1 }],
-  ['c', { quantity: 'temperature', factor: 1 }],
-  ['%', { quantity: 'percent', factor: 0.01 }],
-  ['mmhg', { quantity: 'pressure', factor: 133.322 }],
-  ['ммрт.ст.', { quantity: 'pressure', factor: 133.322 }],
-  ['hpa', { quantity: 'pressure', factor: 100 }],
-  ['гпа', { quantity: 'pressure', factor: 100 }],
-  ['mbar', { quantity: 'pressure', factor: 100 }],
-  ['kpa', { quantity: 'pressure', factor: 1000 }],
-  ['pa', { quantity: 'pressure', factor: 1 }],
-]);
-
-/** The unit a text names, or undefined: case and spaces (any Unicode space) do not matter, nothing else is guessed. */
-export function recogniseUnit(text: string): Unit | undefined {
-  return UNITS.get(text.toLowerCase().replace(/\s+/gu, ''));
-}
 
 const answerSchema = z.object({
   meta: z.object({ units: z.record(z.string(), z.unknown()).nullish() }).nullish(),
