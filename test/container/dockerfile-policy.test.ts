@@ -243,7 +243,7 @@ describe('.dockerignore', () => {
       'node_modules/fastify/package.json',
       'dist/main.js',
       '.git/HEAD',
-      'test/container/pid1.test.ts',
+      'test/container/pid1.e2e.test.ts',
       'coverage/index.html',
       '.env',
       'cityair.key',

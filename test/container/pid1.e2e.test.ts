@@ -28,7 +28,7 @@ const unshareWorks = spawnSync('unshare', [...UNSHARE, 'true']).status === 0;
 const skip = !unshareWorks && process.env.CI !== 'true';
 if (skip) {
   console.warn(
-    'pid1.test.ts: `unshare --pid --fork --mount-proc` is unavailable here (needs root or user namespaces); ' +
+    'pid1.e2e.test.ts: `unshare --pid --fork --mount-proc` is unavailable here (needs root or user namespaces); ' +
       'the PID 1 tests are skipped. CI runs them.',
   );
 }
