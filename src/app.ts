@@ -10,9 +10,10 @@ import { createStationCollector } from './collectors/stations.js';
 import { type Simulator, startSimulator } from './demo/simulator.js';
 import { demoPostsAt } from './demo/stations.js';
 import { buildServer } from './http/server.js';
+import { READING_METRICS } from './metrics/catalog.js';
 import { createExporterMetrics } from './metrics/exporter-registry.js';
-import { createReadingsCounters } from './metrics/readings-counters.js';
 import { readingsSource } from './metrics/readings-source.js';
+import { createRequestCounters } from './metrics/request-counters.js';
 import type { ScrapeSource } from './metrics/scrape.js';
 import { stationSource } from './metrics/station-source.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream/client.js';
@@ -114,7 +115,7 @@ function startReadings(
   config: Config,
   upstream: Parameters<typeof createUpstreamClient>[0],
   stations: ReturnType<typeof createStationCollector>,
-  registry: Parameters<typeof createReadingsCounters>[0],
+  registry: Parameters<typeof createRequestCounters>[0],
   log: Logger,
 ): { collector: ReadingsCollector; source: ScrapeSource; close: () => Promise<void> } {
   const { concurrency } = config.measurements;
@@ -126,7 +127,8 @@ function startReadings(
     connections: concurrency,
     ...(route ? { dispatcher: route.dispatcher } : {}),
   });
-  const counters = createReadingsCounters(registry);
+  // Made only with the collector on: with it off, no readings series exist at all.
+  const counters = createRequestCounters(registry, READING_METRICS);
   const collector = createReadingsCollector({
     fetchMeasurements: client.fetchMeasurements,
     stationList: () => stations.state().current?.data,

@@ -8,8 +8,8 @@ import { runReadingsRound } from '../src/collectors/readings-round.js';
 import { demoMeasurements } from '../src/demo/readings.js';
 import { demoPosts } from '../src/demo/stations.js';
 import { READING_METRICS } from '../src/metrics/catalog.js';
-import { createReadingsCounters } from '../src/metrics/readings-counters.js';
 import { renderReadingsText, renderRoundHealth } from '../src/metrics/readings-text.js';
+import { createRequestCounters } from '../src/metrics/request-counters.js';
 import type { FetchMeasurements } from '../src/upstream/client.js';
 import { FAILURE_REASONS, failure } from '../src/upstream/failure.js';
 import { checkMetrics, expectOnlyKnownLint } from './support/promtool.js';
@@ -180,7 +180,7 @@ describe('readings text', () => {
 describe('readings counters', () => {
   it('count requests and failures, with every reason at 0 from the start', async () => {
     const registry = new Registry();
-    const counters = createReadingsCounters(registry);
+    const counters = createRequestCounters(registry, READING_METRICS);
     const before = await registry.metrics();
     for (const reason of FAILURE_REASONS) {
       expect(before).toContain(`cityair_measurements_request_failures_total{reason="${reason}"} 0`);

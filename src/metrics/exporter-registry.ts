@@ -1,9 +1,9 @@
 // The exporter's own counters and histogram, its build info and Node's process metrics, kept in prom-client.
 // Values that come from collector state (cityair_up, the refresh timestamps) are not here: the scrape reads the
 // state once and writes them itself (station-source.ts).
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { FAILURE_REASONS, type FailureReason } from '../upstream/failure.js';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { EXPORTER_METRICS as M, REQUEST_DURATION_BUCKETS } from './catalog.js';
+import { createRequestCounters, type RequestOutcome } from './request-counters.js';
 
 export interface BuildInfo {
   readonly version: string;
@@ -14,10 +14,7 @@ export interface BuildInfo {
 export interface ExporterMetrics {
   readonly registry: Registry;
   /** One request to the station list: counted, timed, and its failure reason if any. */
-  readonly recordStationRequest: (
-    outcome: { readonly ok: true } | { readonly ok: false; readonly reason: FailureReason },
-    seconds: number,
-  ) => void;
+  readonly recordStationRequest: (outcome: RequestOutcome, seconds: number) => void;
 }
 // Left out of prom-client's defaults. The three `_total` gauges fail `promtool check metrics` (the same values are
 // exported without the suffix). nodejs_eventloop_lag_seconds waits for an event-loop turn on every collection,
@@ -35,15 +32,7 @@ export function createExporterMetrics(
 ): ExporterMetrics {
   const registry = new Registry();
   const registers = [registry];
-  const requests = new Counter({ name: M.requests.name, help: M.requests.help, registers });
-  const failures = new Counter({
-    name: M.failures.name,
-    help: M.failures.help,
-    labelNames: M.failures.labels,
-    registers,
-  });
-  // Every reason exists from the start, so rate() and alerts see 0 rather than nothing.
-  for (const reason of FAILURE_REASONS) failures.inc({ reason }, 0);
+  const counters = createRequestCounters(registry, M);
   const duration = new Histogram({
     name: M.requestDuration.name,
     help: M.requestDuration.help,
@@ -65,9 +54,8 @@ export function createExporterMetrics(
   return {
     registry,
     recordStationRequest: (outcome, seconds) => {
-      requests.inc();
+      counters.record(outcome);
       duration.observe(seconds);
-      if (!outcome.ok) failures.inc({ reason: outcome.reason });
     },
   };
 }
