@@ -207,7 +207,8 @@ function logRound(
   settled: ReadonlyMap<number, Settled>,
   stop: Failure | undefined,
 ): void {
-  if (!log || stats.stations.failed === 0) return;
+  // None failed: nothing to say. All failed: the round itself fails, and the collector says so with its backoff.
+  if (!log || stats.stations.failed === 0 || stats.stations.failed === stats.requests) return;
   const reasons = Object.fromEntries(Object.entries(stats.failures).filter(([, n]) => n > 0));
   log.warn(
     {
