@@ -30,9 +30,9 @@ export async function startExporter(
   build: BuildFacts,
   log: Logger,
 ): Promise<RunningExporter> {
-  // Both may throw ConfigError (exit 2), so they run before anything is started. The demo's simulator is local:
-  // no proxy, no extra CA.
-  // Loaded only with a web config file: yaml and bcryptjs cost memory that most installations never use.
+  // Both may throw ConfigError (exit 2), so they run before anything is started. The web config code is loaded
+  // only when a file is given: yaml and bcryptjs cost memory that most installations never use. The demo's
+  // simulator is local: no proxy, no extra CA.
   const web = config.web.configFile
     ? (await import('./web/security.js')).createWebSecurity(config.web.configFile, log)
     : undefined;
@@ -84,6 +84,7 @@ export async function startExporter(
       telemetry_path: config.web.telemetryPath,
       upstream: demo ? 'demo simulator' : upstream.baseUrl,
       mode: upstream.refreshIntervalMs > 0 ? 'background' : 'on-demand',
+      readings: config.measurements.enabled,
       version: build.version,
     },
     'cityair-exporter listening',
