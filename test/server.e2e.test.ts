@@ -16,7 +16,7 @@ const start = (...args: string[]) =>
   startExporterProcess({ args: [`--upstream.url=${sim.baseUrl}`, ...args], env: { CITYAIR_API_KEY: KEY } });
 
 describe('HTTP endpoints', () => {
-  it('serves a landing page, health and readiness, and 404 elsewhere', async () => {
+  it('serves the status page, health and readiness, and 404 elsewhere', async () => {
     sim.setFault({ kind: 'slow', delayMs: 400 });
     const p = await start('--log.level=debug');
     try {

@@ -1,5 +1,5 @@
 // The HTTP server in process, through fastify's inject(), with a fake station collector: negotiation, gzip,
-// headers, the scrape deadline handed to the collector, the landing page, readiness and 404s.
+// headers, the scrape deadline handed to the collector, the status page, readiness and 404s.
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -136,7 +136,7 @@ describe('/metrics', () => {
 });
 
 describe('other routes', () => {
-  it('serves a landing page that links to the metrics and prints station names as text', async () => {
+  it('serves a status page that links to the metrics and prints station names as text', async () => {
     const hostile = [{ id: 1, name: '<script>alert(1)</script>', isOnline: false }];
     const { app } = serve({ state: withData(hostile) });
     const res = await app.inject({ url: '/' });
