@@ -12,7 +12,7 @@ export const READINGS_CONCURRENCY = 16;
 
 // The list is read once (min-interval far above the phase's length) and no second round starts within it (the
 // refresh interval stays below max-age, 30m by default, so the exporter has nothing to warn about).
-export const READINGS_ARGS: readonly string[] = [
+const READINGS_ARGS: readonly string[] = [
   '--upstream.min-interval=5m',
   '--collector.measurements',
   `--measurements.concurrency=${READINGS_CONCURRENCY}`,
@@ -53,7 +53,7 @@ const READING_FAMILIES = [
 ];
 
 /** The value of the first sample of a family (with the given labels, or none), NaN when absent. */
-export function sampleValue(text: string, series: string): number {
+function sampleValue(text: string, series: string): number {
   const at = text.indexOf(`\n${series} `);
   if (at < 0) return Number.NaN;
   const end = text.indexOf('\n', at + 1);
