@@ -1,7 +1,14 @@
 // The benchmark's command line, validated with zod like every other outside input.
 import { z } from 'zod';
 
+export const PHASES = ['stations', 'checks', 'readings'] as const;
+export type Phase = (typeof PHASES)[number];
+
 export interface BenchOptions {
+  /** What runs: the main table (stations), single flight and memory (checks), the readings round (readings). */
+  readonly phases: ReadonlySet<Phase>;
+  /** Stations of the readings phase's round and cached scrapes. */
+  readonly readingsStations: number;
   readonly sizes: readonly number[];
   /** Timed scrapes per size and mode; undefined lets each size pick a count that fits the time budget. */
   readonly scrapes: number | undefined;
@@ -26,6 +33,12 @@ const flagsSchema = z
       .pipe(z.array(z.int().min(1).max(1_000_000)).min(1))
       .optional(),
     scrapes: count.optional(),
+    phases: z
+      .string()
+      .transform((s) => s.split(','))
+      .pipe(z.array(z.enum(PHASES)).min(1))
+      .optional(),
+    'readings-stations': count.max(100_000).optional(),
     'memory-stations': count.optional(),
     concurrent: count.max(1000).optional(),
     quick: z.literal(true).optional(),
@@ -35,7 +48,8 @@ const flagsSchema = z
   .strict();
 
 export const USAGE = `usage: npm run bench -- [--sizes=1000,10000,100000] [--scrapes=N] [--memory-stations=N]
-                         [--concurrent=100] [--quick] [--skip-memory] [--out=docs/benchmarks.md]`;
+                         [--concurrent=100] [--quick] [--skip-memory] [--out=docs/benchmarks.md]
+                         [--phases=stations,checks,readings] [--readings-stations=10000]`;
 
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const raw: Record<string, string | true> = {};
@@ -52,6 +66,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const f = parsed.data;
   const quick = f.quick === true;
   return {
+    phases: new Set(f.phases ?? PHASES),
+    readingsStations: f['readings-stations'] ?? (quick ? 200 : 10_000),
     sizes: f.sizes ?? (quick ? [200] : [1000, 10_000, 100_000]),
     scrapes: f.scrapes ?? (quick ? 20 : undefined),
     memoryStations: f['memory-stations'] ?? 1000,

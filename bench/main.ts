@@ -1,14 +1,25 @@
 // `npm run bench`: the exporter as users run it (a separate process) against the simulator, on demand and
 // cached, next to a framework-free lower bound measured in this process; then the single-flight and memory checks.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import { type Simulator, startSimulator } from '../src/demo/simulator.js';
 import { syntheticPosts } from '../src/demo/stations.js';
 import { type BenchOptions, parseBenchArgs } from './args.js';
+import { timeScrapes } from './batch.js';
 import { createScraper, median, quantile } from './client.js';
 import { lowerBoundRender } from './lower-bound.js';
-import { cpuMs, memory, startExporter } from './proc.js';
-import { type Check, judgeTargets, machine, type Row, renderChecks, renderTable } from './report.js';
+import { memory, startExporter } from './proc.js';
+import { measureReadings } from './readings.js';
+import {
+  type Check,
+  judgeReadings,
+  judgeTargets,
+  machine,
+  type Row,
+  renderChecks,
+  renderReadings,
+  renderTable,
+} from './report.js';
 
 const POSTS = '/harvester/v2/Posts';
 type Mode = 'on-demand' | 'cached';
@@ -97,57 +108,13 @@ async function measureMode(
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const idleRssBytes = memory(exporter.pid).rss;
     const warmup = stations >= 100_000 ? 2 : mode === 'cached' ? 20 : 5;
-    for (let i = 0; i < warmup; i++) await scrape(url);
     const n = options.scrapes ?? defaultScrapes(stations, mode);
-    const times: number[] = [];
-    const rss: number[] = [];
-    let plainBytes = 0;
-    const cpu0 = cpuMs(exporter.pid);
-    for (let i = 0; i < n; i++) {
-      const r = await scrape(url);
-      times.push(r.ms);
-      plainBytes = r.bytes;
-      // Read between scrapes, outside the timed span; one reading lands anywhere on V8's garbage sawtooth.
-      if (i >= n - Math.max(1, Math.floor(n / 4))) rss.push(memory(exporter.pid).rss);
-    }
-    const cpu = (cpuMs(exporter.pid) - cpu0) / n;
-    // Fewer where each scrape takes seconds: these only show what compression adds.
-    const gz = await gzipScrapes(url, Math.min(10, Math.ceil(n / 3)), scrape);
-    return {
-      stations,
-      mode,
-      samples: n,
-      medianMs: median(times),
-      p99Ms: quantile(times, 0.99),
-      cpuMsPerScrape: cpu,
-      idleRssBytes,
-      steadyRssBytes: median(rss),
-      peakRssBytes: memory(exporter.pid).peak,
-      plainBytes,
-      ...gz,
-      lowerBoundMs: lb.row.medianMs,
-    };
+    const batch = await timeScrapes(exporter.pid, url, scrape, { warmup, n });
+    return { stations, mode, idleRssBytes, ...batch, lowerBoundMs: lb.row.medianMs };
   } finally {
     await close();
     await exporter.stop();
   }
-}
-
-async function gzipScrapes(
-  url: string,
-  n: number,
-  scrape: ReturnType<typeof createScraper>['scrape'],
-): Promise<{ gzipBytes: number | undefined; gzipMedianMs: number | undefined }> {
-  const times: number[] = [];
-  let bytes: number | undefined;
-  for (let i = 0; i < n; i++) {
-    const r = await scrape(url, { gzip: true });
-    // An exporter that does not compress gets "—", not its plain size under another name.
-    if (r.encoding !== 'gzip') return { gzipBytes: undefined, gzipMedianMs: undefined };
-    times.push(r.ms);
-    bytes = r.bytes;
-  }
-  return { gzipBytes: bytes, gzipMedianMs: median(times) };
 }
 
 /** Concurrent scrapes of an on-demand exporter share one refresh, with an upstream as slow as a remote API. */
@@ -217,35 +184,61 @@ async function checkMemory(stations: number, [early, late]: readonly [number, nu
   }
 }
 
-async function run(options: BenchOptions): Promise<{ text: string; failed: boolean }> {
+interface Part {
+  readonly text: string;
+  readonly failed: boolean;
+}
+
+/** The station table with its checks and targets: the first part of docs/benchmarks.md. */
+async function runStations(options: BenchOptions): Promise<Part> {
   const rows: Row[] = [];
   const notes: string[] = [];
-  for (const stations of options.sizes) {
-    const sim = await startSimulator({ posts: syntheticPosts(stations) });
-    try {
-      const lb = await measureLowerBound(sim, stations);
-      rows.push(lb.row);
-      for (const mode of ['on-demand', 'cached'] as const) {
-        rows.push(await measureMode(sim, stations, mode, lb, options, notes));
-        process.stderr.write(`bench: ${stations} stations ${mode} done\n`);
+  if (options.phases.has('stations')) {
+    for (const stations of options.sizes) {
+      const sim = await startSimulator({ posts: syntheticPosts(stations) });
+      try {
+        const lb = await measureLowerBound(sim, stations);
+        rows.push(lb.row);
+        for (const mode of ['on-demand', 'cached'] as const) {
+          rows.push(await measureMode(sim, stations, mode, lb, options, notes));
+          process.stderr.write(`bench: ${stations} stations ${mode} done\n`);
+        }
+      } finally {
+        await sim.close();
       }
-    } finally {
-      await sim.close();
     }
   }
-  const checks = [
-    await checkSingleFlight(options.sizes[0] ?? 1000, options.concurrent),
-    ...(options.skipMemory ? [] : [await checkMemory(options.memoryStations, options.memoryScrapes)]),
-  ];
+  const checks = options.phases.has('checks')
+    ? [
+        await checkSingleFlight(options.sizes[0] ?? 1000, options.concurrent),
+        ...(options.skipMemory ? [] : [await checkMemory(options.memoryStations, options.memoryScrapes)]),
+      ]
+    : [];
   const targets = judgeTargets(rows);
   const parts = [
-    renderTable(rows),
-    `\nChecks:\n${renderChecks(checks)}`,
+    ...(rows.length > 0 ? [renderTable(rows)] : []),
+    ...(checks.length > 0 ? [`\nChecks:\n${renderChecks(checks)}`] : []),
     ...(targets.length > 0 ? [`\nTargets (informative, timing is noisy):\n${renderChecks(targets)}`] : []),
-    ...(notes.length > 0 ? [`\nProblems:\n${notes.map((n) => `- ${n}`).join('\n')}`] : []),
+    ...problems(notes),
   ];
   return { text: parts.join('\n'), failed: notes.length > 0 || checks.some((c) => !c.pass) };
 }
+
+async function runReadings(options: BenchOptions): Promise<Part> {
+  const notes: string[] = [];
+  const result = await measureReadings(options.readingsStations, options.scrapes, notes);
+  process.stderr.write(`bench: readings ${options.readingsStations} stations done\n`);
+  const targets = judgeReadings(result);
+  const parts = [
+    renderReadings(result),
+    ...(targets.length > 0 ? [`\nTargets (informative, timing is noisy):\n${renderChecks(targets)}`] : []),
+    ...problems(notes),
+  ];
+  return { text: parts.join('\n'), failed: notes.length > 0 };
+}
+
+const problems = (notes: readonly string[]): string[] =>
+  notes.length > 0 ? [`\nProblems:\n${notes.map((n) => `- ${n}`).join('\n')}`] : [];
 
 async function main(): Promise<void> {
   let options: BenchOptions;
@@ -257,28 +250,63 @@ async function main(): Promise<void> {
   }
   const started = new Date();
   process.stderr.write(`bench: ${machine()}\n`);
-  const { text, failed } = await run(options);
+  const stationsRun = options.phases.has('stations') || options.phases.has('checks');
+  const stations = stationsRun ? await runStations(options) : undefined;
+  const readings = options.phases.has('readings') ? await runReadings(options) : undefined;
+  const text = [stations?.text, readings && `Readings:\n\n${readings.text}`].filter((t) => t).join('\n\n');
   const elapsed = ((Date.now() - started.getTime()) / 1000).toFixed(0);
   process.stdout.write(`${text}\n\nMachine: ${machine()}; ${started.toISOString()}; ${elapsed} s\n`);
-  if (options.out) writeFileSync(options.out, benchmarksDoc(text, started, process.argv.slice(2)));
-  process.exit(failed ? 1 : 0);
+  if (options.out) {
+    const existing = existsSync(options.out) ? readFileSync(options.out, 'utf8') : undefined;
+    const stamp = provenance(started, process.argv.slice(2));
+    writeFileSync(
+      options.out,
+      benchmarksDoc(existing, {
+        ...(stations ? { stations: `${stamp}\n\n${stations.text}` } : {}),
+        ...(readings ? { readings: `${stamp}\n\n${readings.text}` } : {}),
+      }),
+    );
+  }
+  process.exit(stations?.failed || readings?.failed ? 1 : 0);
 }
 
-function benchmarksDoc(text: string, started: Date, argv: readonly string[]): string {
-  return `${DOC_HEAD}
-
-- Machine: ${machine()}
+function provenance(started: Date, argv: readonly string[]): string {
+  return `- Machine: ${machine()}
 - Date: ${started.toISOString()}
-- Command: \`npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}\`
+- Command: \`npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}\``;
+}
 
-${text}
+const READINGS_HEADING = '## Readings';
+const TAIL_HEADING = '## How to read it';
 
-${DOC_TAIL}`;
+/**
+ * The whole file from one run, or, when a run left a part out (`--phases=readings`), that part as the file
+ * already had it, so each part keeps the command that produced it.
+ */
+function benchmarksDoc(
+  existing: string | undefined,
+  fresh: { readonly stations?: string; readonly readings?: string },
+): string {
+  const old = existing ?? '';
+  const readingsAt = old.indexOf(`\n${READINGS_HEADING}\n`);
+  const tailAt = old.indexOf(`\n${TAIL_HEADING}\n`);
+  const mainEnd = readingsAt >= 0 ? readingsAt : tailAt >= 0 ? tailAt : old.length;
+  // A part starts with its provenance list; the file's heading and introduction above it are rewritten.
+  const stationsAt = old.indexOf('\n- Machine:');
+  const oldStations = stationsAt >= 0 && stationsAt < mainEnd ? old.slice(stationsAt, mainEnd).trim() : '';
+  const readingsEnd = tailAt > readingsAt ? tailAt : old.length;
+  const oldReadings =
+    readingsAt >= 0 ? old.slice(readingsAt + READINGS_HEADING.length + 2, readingsEnd).trim() : '';
+  const stations = fresh.stations ?? (oldStations || '(not run yet)');
+  const readings = fresh.readings ?? (oldReadings || '(not run yet: `npm run bench -- --phases=readings`)');
+  return `${DOC_HEAD}\n\n${stations}\n\n${READINGS_HEADING}\n\n${readings}\n\n${DOC_TAIL}`;
 }
 
 const DOC_HEAD = `# Benchmarks
 
-The latest table of \`npm run bench\` (source: \`bench/\`), written by it with \`--out=docs/benchmarks.md\`.`;
+The latest tables of \`npm run bench\` (source: \`bench/\`), written by it with \`--out=docs/benchmarks.md\`. Each
+part names the run that produced it: \`--phases=readings\` rewrites only the Readings part, and a run without
+the readings phase leaves that part as it was.`;
 
 const DOC_TAIL = `## How to read it
 
@@ -311,6 +339,29 @@ const DOC_TAIL = `## How to read it
   texts of earlier refreshes (\`src/metrics/stations-text.ts\`); the on-demand rows at 100,000 include its cost.
 - Ratios divide by the lower bound of the same station count. p99 of fewer than 100 scrapes is the largest.
 - Two cores: the client, the simulator and the exporter share them, so figures move by 10–20% between runs.
+
+Readings (\`bench/readings.ts\`, \`--phases=readings\`, \`--readings-stations=N\`, default 10,000):
+
+- A fresh exporter with \`--collector.measurements --measurements.concurrency=16 --measurements.refresh-interval=20m
+  --upstream.min-interval=5m\` against the simulator with N synthetic stations: the list is read once at start
+  and the first round of readings follows it at once; no second round falls inside the phase. Each readings
+  answer is the demo's (\`src/demo/readings.ts\`, about 1 KB: five rows of the last 30 minutes, one station in
+  20 without rows, a third without gas sensors, a quarter with a field in a unit the exporter does not convert),
+  built per request in the bench process. On loopback the simulator answers at once, so the round time is the
+  exporter's own cost (and the simulator's, on the same two cores); against the real API a round takes about
+  N ÷ 16 × its answer time.
+- **round s**: the exporter's \`cityair_measurements_last_round_duration_seconds\`. **simulator span s**: from the
+  first readings request the simulator received to the last. **CPU s**: the exporter's user+system time
+  (/proc/<pid>/stat) from the first readings request until the round was seen done. The exporter is not scraped
+  during the round: the bench waits until the simulator has answered every station, then every 200 ms reads
+  /proc and scrapes once, until \`cityair_measurements_requests_total\` reaches N and the round's duration is
+  set. **RSS at start**: VmRSS at the first readings request (the list held, no reading yet). **max RSS in
+  round**: the largest VmRSS read every 50 ms during the round. **peak RSS**: VmHWM when the round was seen done.
+- **Cached scrapes with readings**: the same exporter right after that round, timed as the cached rows above
+  (plain text, one keep-alive connection, 20 warm-up scrapes, n timed, up to 10 gzip). **first scrape ms**: the
+  scrape that first saw the round done; the readings text is rendered there, on the first scrape after each
+  round, not when the round ends (and here the station text too, as no scrape came before). **reading series**:
+  the sample lines of the six reading families in that scrape. **idle RSS**: VmRSS one second after it.
 `;
 
 await main();

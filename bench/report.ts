@@ -1,5 +1,6 @@
 // Turns measurements into the table the issue asks for, the check lines, and the targets verdicts.
 import { cpus } from 'node:os';
+import type { ReadingsResult } from './readings.js';
 
 export interface Row {
   readonly stations: number;
@@ -74,11 +75,16 @@ export function renderTable(rows: readonly Row[]): string {
       lb ? '—' : ratio(r.cpuMsPerScrape, r.lowerBoundMs),
     ];
   });
-  const widths = HEAD.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
+  return markdownTable(HEAD, body, 2);
+}
+
+/** A Markdown table padded to line up in a terminal: the first `left` columns left-aligned, the rest right. */
+function markdownTable(head: readonly string[], body: readonly (readonly string[])[], left: number): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>
-    `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (i < 2 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  return [line(HEAD), rule, ...body.map(line)].join('\n');
+    `| ${cells.map((c, i) => (i < left ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i < left ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  return [line(head), rule, ...body.map(line)].join('\n');
 }
 
 export function renderChecks(checks: readonly Check[]): string {
@@ -146,4 +152,90 @@ const target = (name: string, pass: boolean, detail: string): Check => ({ name, 
 export function machine(): string {
   const model = cpus()[0]?.model ?? 'unknown CPU';
   return `${cpus().length} × ${model}, Node ${process.version}, ${process.platform} ${process.arch}`;
+}
+
+const count = (v: number): string => (Number.isNaN(v) ? '—' : v.toLocaleString('en-US'));
+const seconds = (v: number): string => (Number.isNaN(v) ? '—' : v.toFixed(v < 10 ? 2 : 1));
+
+/** The readings phase: the round, then the cached scrapes with readings. */
+export function renderReadings(r: ReadingsResult): string {
+  const round = markdownTable(
+    [
+      'stations',
+      'concurrency',
+      'requests',
+      'round s',
+      'simulator span s',
+      'CPU s',
+      'CPU ms/station',
+      'RSS at start MiB',
+      'max RSS in round MiB',
+      'peak RSS MiB',
+    ],
+    [
+      [
+        count(r.stations),
+        String(r.concurrency),
+        count(r.requests),
+        seconds(r.roundSeconds),
+        seconds(r.simulatorSpanSeconds),
+        seconds(r.roundCpuMs / 1000),
+        ms(r.roundCpuMs / r.stations),
+        mib(r.beforeRssBytes),
+        mib(r.duringMaxRssBytes),
+        mib(r.roundPeakRssBytes),
+      ],
+    ],
+    1,
+  );
+  const s = r.scrapes;
+  const scrapes = markdownTable(
+    [
+      'stations',
+      'mode',
+      'reading series',
+      'first scrape ms',
+      'n',
+      'median ms',
+      'p99 ms',
+      'CPU ms/scrape',
+      'idle RSS MiB',
+      'steady RSS MiB',
+      'peak RSS MiB',
+      'plain MB',
+      'gzip MB',
+      'gzip median ms',
+    ],
+    [
+      [
+        count(r.stations),
+        'cached + readings',
+        count(r.readingSeries),
+        ms(r.firstScrapeMs),
+        String(s.samples),
+        ms(s.medianMs),
+        ms(s.p99Ms),
+        ms(s.cpuMsPerScrape),
+        mib(r.idleRssBytes),
+        mib(s.steadyRssBytes),
+        mib(s.peakRssBytes),
+        mb(s.plainBytes),
+        mb(s.gzipBytes),
+        ms(s.gzipMedianMs),
+      ],
+    ],
+    2,
+  );
+  return `Readings round (\`--collector.measurements --measurements.concurrency=${r.concurrency}\`):\n\n${round}\n\nCached scrapes with readings:\n\n${scrapes}`;
+}
+
+export function judgeReadings(r: ReadingsResult): Check[] {
+  if (r.stations !== 10_000) return [];
+  return [
+    target(
+      'cached 10,000 with readings: median < 10 ms',
+      r.scrapes.medianMs < 10,
+      `${ms(r.scrapes.medianMs)} ms`,
+    ),
+  ];
 }

@@ -1,5 +1,6 @@
-// `npm run bench --quick` end to end with tiny lists: it must produce its table and pass its own correctness
-// single-flight check. Timing is never asserted here: the machine is shared and noisy.
+// `npm run bench --quick` end to end with tiny lists: it must produce its tables (stations, and the readings
+// round of 200 stations with its cached scrapes) and pass its own correctness single-flight check. Timing is
+// never asserted here: the machine is shared and noisy.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ const BENCH = fileURLToPath(new URL('../dist-bench/bench/main.js', import.meta.u
 
 describe('npm run bench -- --quick', () => {
   // Flat memory takes 5,000 scrapes to show and is proven by the full `npm run bench` (docs/benchmarks.md).
-  it('prints the table and passes the single-flight check', { timeout: 120_000 }, () => {
+  it('prints the tables and passes the single-flight check', { timeout: 120_000 }, () => {
     const run = spawnSync(process.execPath, [BENCH, '--quick', '--skip-memory'], {
       encoding: 'utf8',
       timeout: 110_000,
@@ -22,6 +23,9 @@ describe('npm run bench -- --quick', () => {
     expect(run.stdout).toMatch(
       /^- PASS single flight .*: 1 upstream request\(s\), 100\/100 scrapes answered 200$/m,
     );
+    // Every station read once in the round, and the scrapes after it carry reading series.
+    expect(run.stdout).toMatch(/^\| 200 +\| +16 \| +200 \|/m);
+    expect(run.stdout).toMatch(/^\| 200 +\| cached \+ readings \| +[1-9][\d,]* \|/m);
     expect(run.stdout).not.toMatch(/memory flat/);
     expect(run.stdout).not.toContain('Problems:');
   });
