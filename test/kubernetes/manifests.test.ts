@@ -30,8 +30,8 @@ import {
 
 // The memory figures the limit is sized from (docs/kubernetes.md, "Memory"): the exporter's peak at 10,000
 // stations and its steady state at 1,000. Update them with the benchmark's table.
-const PEAK_MIB = 100;
-const STEADY_MIB = 80;
+const PEAK_MIB = 200;
+const STEADY_MIB = 116;
 const MiB = 1024 ** 2;
 
 const kustomization = readKustomization();
