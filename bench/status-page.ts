@@ -10,21 +10,9 @@ import { chromium } from 'playwright-core';
 import { z } from 'zod';
 import { startSimulator } from '../src/demo/simulator.js';
 import { syntheticPosts } from '../src/demo/stations.js';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../test/support/chromium.js';
 import { median } from './client.js';
 import { startExporter } from './proc.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-// The system browser only, kept from calling home so the numbers are the page's alone.
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const optionsSchema = z.object({
   stations: z.coerce.number<string>().int().min(1).max(1_000_000).default(10_000),
@@ -84,7 +72,7 @@ async function main(): Promise<void> {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: FLAGS,
+      args: [...CHROMIUM_FLAGS],
       viewport: { width: 1100, height: 900 },
     });
     const firstPaint: number[] = [];

@@ -49,3 +49,11 @@ export interface RoundStats {
   /** From the Retry-After of a 429 or 503 that stopped the round: wait at least this long. */
   readonly retryAfterMs: number | undefined;
 }
+
+/**
+ * The last moment a reading may be served: its row's time plus --measurements.max-age. The round counts a station
+ * fresh by it, and the metrics and the status page show the reading up to it.
+ */
+export function readingExpiresAtMs(reading: Pick<StationReading, 'atMs'>, maxAgeMs: number): number {
+  return reading.atMs + maxAgeMs;
+}

@@ -15,6 +15,7 @@ import {
   type ReadingState,
   type ReadingsData,
   type RoundStats,
+  readingExpiresAtMs,
   type UnknownUnit,
 } from './readings-data.js';
 
@@ -154,7 +155,7 @@ function settle(outcome: MeasurementsOutcome, options: ReadingsRoundOptions): Se
   if (!outcome.ok) return { state: 'failed', failure: outcome };
   const { reading, skipped, rejectedRows } = outcome.result;
   if (reading === undefined) return { state: 'empty' };
-  const fresh = reading.atMs >= options.nowMs - options.maxAgeMs;
+  const fresh = options.nowMs <= readingExpiresAtMs(reading, options.maxAgeMs);
   return { state: fresh ? 'fresh' : 'stale', reading, skipped, rejectedRows };
 }
 

@@ -5,7 +5,7 @@ import type { Config } from '../boundaries/config.js';
 import type { StationReading } from '../boundaries/measurements.js';
 import type { Station, StationList } from '../boundaries/stations.js';
 import type { ReadingsCollector } from '../collectors/readings.js';
-import type { ReadingsData } from '../collectors/readings-data.js';
+import { type ReadingsData, readingExpiresAtMs } from '../collectors/readings-data.js';
 import { servable } from '../collectors/refresh-policy.js';
 import type { StationCollector, StationState } from '../collectors/stations.js';
 import type { StatusStation, StatusView } from './status-view.js';
@@ -70,8 +70,10 @@ function readingsJoin(maxAgeMs: number) {
     let validUntilMs = Number.POSITIVE_INFINITY;
     const stations = list.stations.map((s): StatusStation => {
       const r = readings.readings.get(s.id);
-      if (!r || nowMs - r.atMs > maxAgeMs) return s;
-      validUntilMs = Math.min(validUntilMs, r.atMs + maxAgeMs);
+      if (!r) return s;
+      const expiresMs = readingExpiresAtMs(r, maxAgeMs);
+      if (nowMs > expiresMs) return s;
+      validUntilMs = Math.min(validUntilMs, expiresMs);
       return withReading(s, r);
     });
     memo = { list, readings, validUntilMs, stations };

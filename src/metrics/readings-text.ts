@@ -4,7 +4,7 @@
 import type { StationReading } from '../boundaries/measurements.js';
 import { SKIP_REASONS } from '../boundaries/measurements.js';
 import type { ReadingsData, RoundStats } from '../collectors/readings-data.js';
-import { READING_STATES } from '../collectors/readings-data.js';
+import { READING_STATES, readingExpiresAtMs } from '../collectors/readings-data.js';
 import { READING_METRICS as M, type MetricSpec } from './catalog.js';
 import { escapeLabelValue } from './escape.js';
 import { familyHeader, singleSample } from './gauge-text.js';
@@ -78,7 +78,7 @@ function shownAt(
   const shown: StationReading[] = [];
   let validUntilMs = Number.POSITIVE_INFINITY;
   for (const r of data.readings.values()) {
-    const expiresMs = r.atMs + options.maxAgeMs;
+    const expiresMs = readingExpiresAtMs(r, options.maxAgeMs);
     if (options.nowMs > expiresMs || !options.listed(r.id)) continue;
     shown.push(r);
     validUntilMs = Math.min(validUntilMs, expiresMs);

@@ -6,22 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-
-export const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.js';
 
 /** Where screenshots go (gitignored), for a developer to open after a run. */
 export const TEST_OUTPUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
-
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /**
  * The browser, or undefined when it is missing on a developer's machine (the test skips). Under CI, where
@@ -51,7 +39,7 @@ export async function openBrowser(options: BrowserContextOptions = {}): Promise<
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     headless: true,
-    args: FLAGS,
+    args: [...CHROMIUM_FLAGS],
     viewport: { width: 1100, height: 900 },
     ...options,
   });
