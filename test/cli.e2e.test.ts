@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SETTINGS } from '../src/boundaries/config.js';
+import { SETTINGS } from '../src/config/config.js';
 import { startSimulator } from '../src/demo/simulator.js';
 import { demoPosts } from '../src/demo/stations.js';
 import { runExporter, startExporterProcess } from './support/exporter-process.js';

@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { SETTINGS } from '../src/boundaries/config.js';
-import { EXPORTER_METRICS, READING_METRICS, STATION_METRICS } from '../src/metrics/catalog.js';
+import { SETTINGS } from '../src/config/config.js';
+import { EXPORTER_METRICS } from '../src/exposition/catalog.js';
+import { READING_METRICS } from '../src/readings/metrics.js';
+import { STATION_LIST_HEALTH, STATION_METRICS } from '../src/stations/metrics.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const pkg = z
@@ -24,7 +26,9 @@ describe('README', () => {
   });
 
   it('documents every metric of the catalog', () => {
-    const all = [STATION_METRICS, EXPORTER_METRICS, READING_METRICS].flatMap((table) => Object.values(table));
+    const all = [STATION_METRICS, STATION_LIST_HEALTH, EXPORTER_METRICS, READING_METRICS].flatMap((table) =>
+      Object.values(table),
+    );
     for (const m of all) {
       expect(readme, m.name).toContain(`\`${m.name}\``);
     }

@@ -114,14 +114,16 @@ describe.skipIf(!browserPath)('status page in Chromium', () => {
     const p = await ready();
     const s = await browse();
     await s.page.goto(`${p.url}/`);
-    await expect(s.page.locator('#refresh').textContent()).resolves.toMatch(/Last attemptsucceeded at /);
+    await expect(s.page.locator('#refresh-station-list').textContent()).resolves.toMatch(
+      /Last attemptsucceeded at /,
+    );
 
     upstream.sim().setFault({ kind: 'status', status: 503 });
     // On demand: a scrape is what makes the exporter ask the upstream.
     await get(`${p.url}/metrics`);
     await p.waitForLog((l) => l.msg.startsWith('refresh of the station list failed'));
     await s.page.reload();
-    const refresh = (await s.page.locator('#refresh').textContent()) ?? '';
+    const refresh = (await s.page.locator('#refresh-station-list').textContent()) ?? '';
     expect(refresh).toMatch(/Last attemptfailed at .*: http_5xx/);
     expect(refresh).toMatch(/Backoffno request before .* UTC|Backoffnone/);
     expect(refresh).toContain('Consecutive failures1');

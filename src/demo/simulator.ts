@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { POSTS_PATH } from '../boundaries/config.js';
+import { POSTS_PATH } from '../config/config.js';
 import { DEMO_INTERVALS_MS, demoMeasurements, type ReadingsQuery } from './readings.js';
 
 export type Fault =

@@ -2,9 +2,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
-import { scrapeWaitMs } from '../boundaries/scrape-request.js';
-import { acceptsGzip, CONTENT_TYPES, negotiateFormat } from '../metrics/negotiation.js';
-import { composeScrape, type ScrapeSource } from '../metrics/scrape.js';
+import { acceptsGzip, CONTENT_TYPES, negotiateFormat } from '../exposition/negotiation.js';
+import { composeScrape, type ScrapeSource } from '../exposition/scrape.js';
+import { scrapeWaitMs } from './scrape-request.js';
 
 // Above this, the parts are streamed as they are instead of copied into one buffer per scrape.
 const CONCAT_LIMIT = 256 * 1024;

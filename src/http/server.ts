@@ -1,34 +1,31 @@
 // The HTTP face of the exporter: /metrics, a status page and health probes, nothing else.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { Config } from '../boundaries/config.js';
-import { parseStatusQuery } from '../boundaries/status-query.js';
-import type { ReadingsCollector } from '../collectors/readings.js';
-import { servable } from '../collectors/refresh-policy.js';
-import type { StationCollector } from '../collectors/stations.js';
+import type { Registry } from 'prom-client';
+import type { Collector } from '../collector/contract.js';
+import type { Config } from '../config/config.js';
 import type { WebSecurity } from '../web/security.js';
-import { type MetricsRouteDeps, metricsHandler } from './metrics-route.js';
-import { statusViewOf } from './status-adapter.js';
-import { renderStatusPage, STATUS_PAGE_CSP } from './status-page.js';
+import { metricsHandler } from './metrics-route.js';
+
+/** GET /: a page built by a slice above the server, which knows nothing of what it shows. */
+export interface HtmlPage {
+  readonly csp: string;
+  readonly render: (nowMs: number, rawQuery: unknown) => string;
+}
 
 export interface ServerDeps {
-  readonly config: Config;
+  readonly config: Pick<Config, 'upstream' | 'web'>;
   readonly log: Logger;
-  /** Readiness and the status page look at the station list. */
-  readonly stations: Pick<StationCollector, 'state'>;
-  /** The status page shows readings when the readings collector is on. */
-  readonly readings?: Pick<ReadingsCollector, 'state'> | undefined;
-  readonly scrape: Pick<MetricsRouteDeps, 'sources' | 'registry'>;
-  readonly version: string;
-  readonly revision: string;
+  /** Each adds its part to /metrics; readiness waits for those that gate it. */
+  readonly collectors: readonly Collector[];
+  readonly registry: Registry;
+  readonly statusPage: HtmlPage;
   /** --web.config.file: TLS options, basic auth and headers. */
   readonly web?: WebSecurity | undefined;
 }
 
 export function buildServer(deps: ServerDeps): FastifyInstance {
-  const { config, log, stations } = deps;
-  const { maxAgeMs } = config.upstream;
-  const statusView = statusViewOf(deps);
+  const { config, log, collectors } = deps;
   // With --web.config.file TLS, node:https serves instead of node:http; the API of the instance is the same.
   const app = Fastify({
     logger: false,
@@ -70,30 +67,37 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   app.get(
     config.web.telemetryPath,
     metricsHandler({
-      ...deps.scrape,
+      sources: collectors.map((c) => c.source),
+      registry: deps.registry,
       upstreamTimeoutMs: config.upstream.timeoutMs,
       timeoutOffsetMs: config.web.timeoutOffsetMs,
     }),
   );
 
   app.get('/', async (req, reply) => {
-    const page = renderStatusPage(statusView(Date.now()), parseStatusQuery(req.query));
+    const page = deps.statusPage.render(Date.now(), req.query);
     // A Content-Security-Policy from --web.config.file is the operator's choice and stays; the page reads
     // without its script and style.
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', STATUS_PAGE_CSP);
+    if (!reply.hasHeader('content-security-policy'))
+      reply.header('content-security-policy', deps.statusPage.csp);
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page);
   });
 
   app.get('/healthz', async (_req, reply) => reply.type('text/plain; charset=utf-8').send('ok\n'));
 
   app.get('/readyz', async (_req, reply) => {
-    const state = stations.state();
-    if (servable(state, Date.now(), maxAgeMs)) return reply.type('text/plain; charset=utf-8').send('ready\n');
-    const why = state.current ? 'data older than --upstream.max-age' : 'no successful refresh yet';
+    const nowMs = Date.now();
+    const waiting = collectors
+      .filter((c) => c.gatesReadiness)
+      .map((c) => c.health(nowMs))
+      .find((h) => !h.serving);
+    if (!waiting) return reply.type('text/plain; charset=utf-8').send('ready\n');
+    const why =
+      waiting.lastSuccessMs === undefined
+        ? `no successful refresh of the ${waiting.name} yet`
+        : `the ${waiting.name} is older than its max-age`;
     return reply.code(503).type('text/plain; charset=utf-8').send(`not ready: ${why}\n`);
   });
 
   return app;
 }
-
-/** What the status page shows, from the station collector's state. */

@@ -1,8 +1,8 @@
 // pino, writing to stderr as exporters do, in JSON or logfmt; every line passes through scrub() so that the API
 // key cannot leave the process in a log line, whatever code logged it.
 import { type Logger, pino } from 'pino';
-import type { LogFormat, LogLevel } from '../boundaries/config.js';
-import { type Secret, scrub } from '../boundaries/secret.js';
+import type { LogFormat, LogLevel } from '../config/config.js';
+import { type Secret, scrub } from '../config/secret.js';
 
 export interface LogSink {
   write(line: string): void;

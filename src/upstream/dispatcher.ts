@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { Logger } from 'pino';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import { ConfigError } from '../boundaries/config.js';
+import { ConfigError } from '../config/config.js';
 
 export interface DispatcherSettings {
   readonly caFile: string | undefined;

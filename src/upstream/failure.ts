@@ -21,6 +21,15 @@ export interface Failure {
   readonly retryAfterMs?: number;
 }
 
+/**
+ * The one success-or-failure shape, from the parser through the exchange to the collector. `bytes` (the body's
+ * size, for log lines) and `retryAfterMs` (a pause the upstream asked for although the answer was good) ride along
+ * where the layer that knows them adds them.
+ */
+export type Result<T> =
+  | { readonly ok: true; readonly value: T; readonly bytes?: number; readonly retryAfterMs?: number }
+  | Failure;
+
 export function failure(reason: FailureReason, message: string, retryAfterMs?: number): Failure {
   return retryAfterMs === undefined
     ? { ok: false, reason, message }

@@ -3,7 +3,7 @@
 // `basic_auth_user` must not silently leave /metrics open.
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { parseDurationMs } from '../boundaries/units.js';
+import { parseDurationMs } from '../config/units.js';
 import { WebConfigError } from './error.js';
 import { type TlsSettings, tlsSchema, tlsSettings } from './tls-settings.js';
 

@@ -1,5 +1,5 @@
 // The one error of the web configuration: every way the file, or a certificate or key it names, can be wrong.
-import { ConfigError } from '../boundaries/config.js';
+import { ConfigError } from '../config/config.js';
 
 const FLAG = '--web.config.file (CITYAIR_WEB_CONFIG_FILE)';
 

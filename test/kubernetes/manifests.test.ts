@@ -11,7 +11,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { parseCli } from '../../src/boundaries/config.js';
+import { parseCli } from '../../src/config/config.js';
 import { finalStage, instructions, readRepoDockerfile } from '../container/dockerfile.js';
 import {
   assertValid,

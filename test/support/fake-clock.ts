@@ -1,6 +1,6 @@
 // A clock the test moves by hand: timers fire in time order as the test advances it, and promises queued by
 // what they run settle before the next timer fires.
-import type { Clock } from '../../src/collectors/clock.js';
+import type { Clock } from '../../src/refresh/clock.js';
 
 export interface FakeClock extends Clock {
   /** Moves time forward by ms, firing every timer that falls due, in order. */

@@ -1,7 +1,7 @@
 // promtool from Debian's prometheus package. Locally a missing binary skips the check; under CI=true it fails.
 import { spawnSync } from 'node:child_process';
 import { expect } from 'vitest';
-import { READING_METRICS } from '../../src/metrics/catalog.js';
+import { READING_METRICS } from '../../src/readings/metrics.js';
 
 export function promtoolPath(): string | undefined {
   const found = spawnSync('sh', ['-c', 'command -v promtool'], { encoding: 'utf8' }).stdout.trim();

@@ -1,0 +1,233 @@
+// Turns argv and the environment into the exporter's Config through the settings table, and writes --help from
+// the same table.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { Secret } from './secret.js';
+import type { ReadingsInterval } from './setting-values.js';
+import { type Parsed, SETTINGS, type SettingName, type SettingSpec } from './settings.js';
+import { formatDuration, parseDurationMs } from './units.js';
+
+export { READINGS_INTERVALS, type ReadingsInterval } from './setting-values.js';
+export { POSTS_PATH, SETTINGS } from './settings.js';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFormat = 'json' | 'logfmt';
+
+export interface Config {
+  readonly upstream: {
+    readonly baseUrl: string;
+    readonly apiKey: Secret | undefined;
+    readonly timeoutMs: number;
+    readonly minIntervalMs: number;
+    readonly refreshIntervalMs: number;
+    readonly maxAgeMs: number;
+    /** The backoff after failures never exceeds this; a Retry-After may still ask for longer (up to 1h). */
+    readonly maxBackoffMs: number;
+    readonly maxBodyBytes: number;
+    /** Extra CA certificates (PEM) to trust for the API. */
+    readonly caFile: string | undefined;
+    readonly insecureSkipVerify: boolean;
+  };
+  readonly demo: boolean;
+  /** The readings collector (the stations' latest measurements); off unless asked for or in demo mode. */
+  readonly readings: {
+    readonly enabled: boolean;
+    readonly interval: ReadingsInterval;
+    readonly refreshIntervalMs: number;
+    readonly maxAgeMs: number;
+    /** Station ids to read; undefined means every station of the list. */
+    readonly stations: readonly number[] | undefined;
+    readonly concurrency: number;
+  };
+  readonly web: {
+    readonly host: string | undefined;
+    readonly port: number;
+    readonly telemetryPath: string;
+    /** exporter-toolkit web configuration (TLS, basic auth, headers). */
+    readonly configFile: string | undefined;
+    /** Subtracted from Prometheus' scrape timeout to leave time for the answer. */
+    readonly timeoutOffsetMs: number;
+  };
+  readonly log: { readonly level: LogLevel; readonly format: LogFormat };
+}
+
+/** A configuration problem; main turns it into one line on stderr and exit status 2. */
+export class ConfigError extends Error {}
+
+export type CliAction =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'run'; config: Config; warnings: string[] };
+
+const where = (s: SettingSpec<unknown>): string => (s.flag ? `--${s.flag} (${s.env})` : s.env);
+
+type Flags = Readonly<Record<string, string | boolean | undefined>>;
+
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAction {
+  const flags = readFlags(argv);
+  if (flags.help === true) return { kind: 'help' };
+  if (flags.version === true) return { kind: 'version' };
+  // Read first: the default of some settings depends on it.
+  const demo = readSetting(SETTINGS.demo, flags, env, false) === true;
+  const parsed: Partial<Record<SettingName, unknown>> = {};
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
+    parsed[name] = readSetting<unknown>(SETTINGS[name], flags, env, demo);
+  }
+  // Sound because readSetting never returns undefined for a setting with a default (what Parsed assumes).
+  return assemble(parsed as Parsed);
+}
+
+/** The flag, else the environment, else the table's default; parsed, or a ConfigError naming the setting. */
+function readSetting<T>(
+  spec: SettingSpec<T>,
+  flags: Flags,
+  env: NodeJS.ProcessEnv,
+  demo: boolean,
+): T | undefined {
+  const flagValue = spec.flag ? flags[spec.flag] : undefined;
+  const fallback = demo && spec.demoDefault !== undefined ? spec.demoDefault : spec.default;
+  const raw = flagValue === undefined ? (env[spec.env] ?? fallback) : String(flagValue);
+  if (raw === undefined) return undefined;
+  const result = spec.schema.safeParse(raw);
+  if (!result.success) {
+    throw new ConfigError(`invalid ${where(spec)}: ${result.error.issues[0]?.message ?? 'invalid value'}`);
+  }
+  return result.data;
+}
+
+function readFlags(argv: readonly string[]): Record<string, string | boolean | undefined> {
+  const options: Record<string, { type: 'string' | 'boolean' }> = {
+    help: { type: 'boolean' },
+    version: { type: 'boolean' },
+  };
+  for (const spec of Object.values(SETTINGS) as SettingSpec<unknown>[]) {
+    if (spec.flag) options[spec.flag] = { type: spec.boolean ? 'boolean' : 'string' };
+  }
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<
+      string,
+      string | boolean | undefined
+    >;
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+  }
+}
+
+function assemble(p: Parsed): CliAction {
+  const warnings: string[] = [];
+  if (p.insecureSkipVerify) {
+    warnings.push(
+      '--upstream.insecure-skip-verify is on: the TLS certificate of the API is not checked, so anyone in the path can read the API key',
+    );
+  }
+  const apiKey = p.demo ? undefined : readApiKey(p.apiKeyFile, p.apiKey);
+  if (p.refreshInterval > 0 && p.refreshInterval >= p.maxAge) {
+    warnings.push(
+      `--upstream.refresh-interval (${formatDuration(p.refreshInterval)}) is not below --upstream.max-age (${formatDuration(p.maxAge)}): data will expire between refreshes`,
+    );
+  }
+  if (p.readings && p.readingsRefreshInterval >= p.readingsMaxAge) {
+    warnings.push(
+      `--measurements.refresh-interval (${formatDuration(p.readingsRefreshInterval)}) is not below --measurements.max-age (${formatDuration(p.readingsMaxAge)}): readings will expire between rounds`,
+    );
+  }
+  const intervalMs = parseDurationMs(p.readingsInterval) ?? 0;
+  if (p.readings && p.readingsMaxAge <= intervalMs) {
+    // A row averages a whole interval and is dated at its start or end: with max-age at or below the interval,
+    // most rows are already too old when they arrive, and stations show no readings at all.
+    warnings.push(
+      `--measurements.max-age (${formatDuration(p.readingsMaxAge)}) is not above --measurements.interval (${p.readingsInterval}): most readings will be too old to export`,
+    );
+  }
+  return {
+    kind: 'run',
+    warnings,
+    config: {
+      upstream: {
+        baseUrl: p.url,
+        apiKey,
+        timeoutMs: p.timeout,
+        minIntervalMs: p.minInterval,
+        refreshIntervalMs: p.refreshInterval,
+        maxAgeMs: p.maxAge,
+        maxBackoffMs: p.maxBackoff,
+        maxBodyBytes: p.maxBodySize,
+        caFile: p.caFile,
+        insecureSkipVerify: p.insecureSkipVerify,
+      },
+      demo: p.demo,
+      readings: {
+        enabled: p.readings,
+        interval: p.readingsInterval,
+        refreshIntervalMs: p.readingsRefreshInterval,
+        maxAgeMs: p.readingsMaxAge,
+        stations: p.readingsStations,
+        concurrency: p.readingsConcurrency,
+      },
+      web: {
+        host: p.listenAddress.host,
+        port: p.listenAddress.port,
+        telemetryPath: p.telemetryPath,
+        configFile: p.webConfigFile,
+        timeoutOffsetMs: p.timeoutOffset,
+      },
+      log: { level: p.logLevel, format: p.logFormat },
+    },
+  };
+}
+
+const KEY_HELP =
+  'an API key is required: create one in your CityAir personal account (Settings → API access keys), then put it in a file named by --upstream.api-key-file (CITYAIR_API_KEY_FILE) or in CITYAIR_API_KEY; or try --demo';
+
+function readApiKey(file: string | undefined, inline: string | undefined): Secret {
+  if (file !== undefined && inline !== undefined && inline !== '') {
+    throw new ConfigError(
+      'set only one of --upstream.api-key-file (CITYAIR_API_KEY_FILE) and CITYAIR_API_KEY',
+    );
+  }
+  let key = inline?.trim();
+  if (file !== undefined) {
+    try {
+      key = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      throw new ConfigError(
+        `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${file} (${code})`,
+      );
+    }
+  }
+  if (!key) throw new ConfigError(KEY_HELP);
+  // The key goes into a header: anything outside visible ASCII would corrupt or split it.
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new ConfigError('the API key contains spaces or characters that cannot go into an HTTP header');
+  }
+  return new Secret(key);
+}
+
+/** How --help shows a default: empty when there is none. */
+function defaultText(s: SettingSpec<unknown>): string {
+  if (s.default === undefined) return '';
+  const demo = s.demoDefault === undefined ? '' : `; ${s.demoDefault} with --demo`;
+  return ` (default: ${s.default}${demo})`;
+}
+
+export function helpText(version: string): string {
+  const specs = Object.values(SETTINGS) as SettingSpec<unknown>[];
+  const name = (s: SettingSpec<unknown>): string => (s.flag ? `--${s.flag}` : '(env only)');
+  const nameWidth = Math.max(...specs.map((s) => name(s).length), '--version'.length);
+  const envWidth = Math.max(...specs.map((s) => s.env.length));
+  const row = (left: string, env: string, help: string): string =>
+    `  ${left.padEnd(nameWidth)}  ${env.padEnd(envWidth)}  ${help}`;
+  return [
+    `cityair-exporter ${version}: Prometheus exporter for the CityAir station list and (opt-in) the stations' readings`,
+    '',
+    'Usage: cityair-exporter [flags]',
+    '',
+    'Every setting is a flag or an environment variable; the flag wins. Durations use Prometheus notation.',
+    '',
+    ...specs.map((s) => row(name(s), s.env, `${s.help}${defaultText(s)}`)),
+    row('--help', '', 'Show this help and exit.'),
+    row('--version', '', 'Show the version and exit.'),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,223 @@
+// The settings table: every setting of the exporter, where it comes from (flag, environment, default), how its
+// value is checked, and how --help shows it. This table is the public contract of the configuration, and the only
+// place a default is written.
+import { z } from 'zod';
+import {
+  baseUrl,
+  boolText,
+  byteSize,
+  duration,
+  integerBetween,
+  listenAddress,
+  oneOf,
+  READINGS_INTERVALS,
+  stationIds,
+  telemetryPath,
+} from './setting-values.js';
+
+export const POSTS_PATH = '/harvester/v2/Posts';
+
+export interface SettingSpec<T, D extends string | undefined = string | undefined> {
+  readonly flag: string | undefined;
+  readonly env: string;
+  /**
+   * Parsed by `schema` like a given value. A string here makes the parsed value a non-optional T (see Parsed), so
+   * the table is the only place a default is written.
+   */
+  readonly default: D;
+  /** Replaces `default` when --demo is on, so the demo shows what an opt-in collector does. */
+  readonly demoDefault?: string;
+  readonly help: string;
+  readonly schema: z.ZodType<T, string>;
+  readonly boolean?: true;
+}
+
+// `const D` keeps the literal default in the type, which is what tells Parsed whether a value is always present.
+const setting = <T, const D extends string | undefined>(spec: SettingSpec<T, D>): SettingSpec<T, D> => spec;
+
+/** The settings table: order is the order of --help. */
+export const SETTINGS = {
+  url: setting({
+    flag: 'upstream.url',
+    env: 'CITYAIR_BASE_URL',
+    default: 'https://mycityair.ru',
+    help: `Base URL of the CityAir API; ${POSTS_PATH} is appended.`,
+    schema: baseUrl,
+  }),
+  apiKeyFile: setting({
+    flag: 'upstream.api-key-file',
+    env: 'CITYAIR_API_KEY_FILE',
+    default: undefined,
+    help: 'File holding the API key (surrounding whitespace is trimmed).',
+    schema: z.string().min(1, 'must not be empty'),
+  }),
+  apiKey: setting({
+    flag: undefined,
+    env: 'CITYAIR_API_KEY',
+    default: undefined,
+    help: 'The API key itself (environment only, so it never shows in a process list).',
+    schema: z.string(),
+  }),
+  timeout: setting({
+    flag: 'upstream.timeout',
+    env: 'CITYAIR_TIMEOUT',
+    default: '8s',
+    help: 'Deadline of one upstream request: connect, headers and body.',
+    schema: duration(1),
+  }),
+  minInterval: setting({
+    flag: 'upstream.min-interval',
+    env: 'CITYAIR_MIN_INTERVAL',
+    default: '30s',
+    help: 'Scrapes within this age of the last refresh reuse it instead of calling the API.',
+    schema: duration(0),
+  }),
+  refreshInterval: setting({
+    flag: 'upstream.refresh-interval',
+    env: 'CITYAIR_REFRESH_INTERVAL',
+    default: '0s',
+    help: 'Above 0: refresh in the background at this interval and answer scrapes from memory.',
+    schema: duration(0),
+  }),
+  maxAge: setting({
+    flag: 'upstream.max-age',
+    env: 'CITYAIR_MAX_AGE',
+    default: '10m',
+    help: 'Data older than this is not served: station series vanish and /readyz fails.',
+    schema: duration(1000),
+  }),
+  maxBackoff: setting({
+    flag: 'upstream.max-backoff',
+    env: 'CITYAIR_MAX_BACKOFF',
+    default: '1m',
+    help: 'The wait after failures doubles up to this (a Retry-After is still honoured up to 1h).',
+    schema: duration(1000),
+  }),
+  maxBodySize: setting({
+    flag: 'upstream.max-body-size',
+    env: 'CITYAIR_MAX_BODY_SIZE',
+    default: '64MiB',
+    help: 'Cap on the decompressed upstream body (512KiB, 64MiB, or bytes).',
+    schema: byteSize,
+  }),
+  caFile: setting({
+    flag: 'upstream.ca-file',
+    env: 'CITYAIR_CA_FILE',
+    default: undefined,
+    help: 'PEM file of extra CA certificates to trust for the API (a private CA or TLS-inspecting proxy).',
+    schema: z.string().min(1, 'must not be empty'),
+  }),
+  insecureSkipVerify: setting({
+    flag: 'upstream.insecure-skip-verify',
+    env: 'CITYAIR_INSECURE_SKIP_VERIFY',
+    default: 'false',
+    help: "Do not verify the API's TLS certificate. Unsafe: the API key can be stolen. Logs a warning.",
+    schema: boolText,
+    boolean: true,
+  }),
+  demo: setting({
+    flag: 'demo',
+    env: 'CITYAIR_DEMO',
+    default: 'false',
+    help: 'Serve the built-in simulated CityAir API instead of the real one; no key needed.',
+    schema: boolText,
+    boolean: true,
+  }),
+  readings: setting({
+    flag: 'collector.measurements',
+    env: 'CITYAIR_MEASUREMENTS',
+    default: 'false',
+    demoDefault: 'true',
+    help: "Read the stations' latest readings (concentrations, AQI, weather) from an undocumented endpoint.",
+    schema: boolText,
+    boolean: true,
+  }),
+  readingsInterval: setting({
+    flag: 'measurements.interval',
+    env: 'CITYAIR_MEASUREMENTS_INTERVAL',
+    default: '5m',
+    help: `Averaging interval asked of the API: ${READINGS_INTERVALS.join(', ')}.`,
+    schema: oneOf(READINGS_INTERVALS, 'an averaging interval of the API'),
+  }),
+  readingsRefreshInterval: setting({
+    flag: 'measurements.refresh-interval',
+    env: 'CITYAIR_MEASUREMENTS_REFRESH_INTERVAL',
+    default: '5m',
+    help: 'How often a round of readings requests runs (at least 1m).',
+    schema: duration(60_000),
+  }),
+  readingsMaxAge: setting({
+    flag: 'measurements.max-age',
+    env: 'CITYAIR_MEASUREMENTS_MAX_AGE',
+    default: '30m',
+    help: 'A station whose newest row is older than this has no reading series.',
+    schema: duration(1000),
+  }),
+  readingsStations: setting({
+    flag: 'measurements.stations',
+    env: 'CITYAIR_MEASUREMENTS_STATIONS',
+    default: undefined,
+    help: 'Comma-separated station ids to read; others are not requested. Unset: every station of the list.',
+    schema: stationIds,
+  }),
+  readingsConcurrency: setting({
+    flag: 'measurements.concurrency',
+    env: 'CITYAIR_MEASUREMENTS_CONCURRENCY',
+    default: '2',
+    help: 'Readings requests in flight at most (1 to 16).',
+    schema: integerBetween(1, 16),
+  }),
+  listenAddress: setting({
+    flag: 'web.listen-address',
+    env: 'CITYAIR_LISTEN_ADDRESS',
+    default: ':9610',
+    help: 'Address to listen on: host:port, :port (all interfaces) or [ipv6]:port.',
+    schema: listenAddress,
+  }),
+  telemetryPath: setting({
+    flag: 'web.telemetry-path',
+    env: 'CITYAIR_TELEMETRY_PATH',
+    default: '/metrics',
+    help: 'Path under which metrics are served.',
+    schema: telemetryPath,
+  }),
+  webConfigFile: setting({
+    flag: 'web.config.file',
+    env: 'CITYAIR_WEB_CONFIG_FILE',
+    default: undefined,
+    help: 'Web configuration file (TLS, basic auth, headers) in the Prometheus exporter-toolkit format.',
+    schema: z.string().min(1, 'must not be empty'),
+  }),
+  timeoutOffset: setting({
+    flag: 'web.timeout-offset',
+    env: 'CITYAIR_TIMEOUT_OFFSET',
+    default: '500ms',
+    help: "Subtracted from Prometheus' X-Prometheus-Scrape-Timeout-Seconds to get a scrape's deadline.",
+    schema: duration(0),
+  }),
+  logLevel: setting({
+    flag: 'log.level',
+    env: 'CITYAIR_LOG_LEVEL',
+    default: 'info',
+    help: 'Log level: debug, info, warn or error.',
+    schema: oneOf(['debug', 'info', 'warn', 'error'], 'a log level'),
+  }),
+  logFormat: setting({
+    flag: 'log.format',
+    env: 'CITYAIR_LOG_FORMAT',
+    default: 'json',
+    help: 'Log format: json, or logfmt for people reading a terminal.',
+    schema: oneOf(['json', 'logfmt'], 'a log format'),
+  }),
+} as const;
+
+type Settings = typeof SETTINGS;
+export type SettingName = keyof Settings;
+/** What parseCli hands to assemble: T where the table has a default, T | undefined where it has none. */
+export type Parsed = {
+  readonly [K in SettingName]: Settings[K] extends SettingSpec<infer T, infer D>
+    ? D extends string
+      ? T
+      : T | undefined
+    : never;
+};

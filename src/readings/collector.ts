@@ -1,0 +1,162 @@
+// The readings collector: rounds of per-station reads on their own timer, never on a scrape, asking only for
+// stations of the last good station list. Its state is the newest reading per station and the last round's stats.
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { type Collector, healthOf } from '../collector/contract.js';
+import type { Config } from '../config/config.js';
+import type { RecordRequest } from '../exposition/request-metrics.js';
+import { createRequestMetrics } from '../exposition/request-metrics.js';
+import type { Clock } from '../refresh/clock.js';
+import type { CollectorState } from '../refresh/policy.js';
+import { createRefresher, type Refresher } from '../refresh/refresher.js';
+import type { StationsCollector } from '../stations/collector.js';
+import type { StationList } from '../stations/schema.js';
+import type { Upstream } from '../upstream/exchange.js';
+import type { ReadingsData } from './data.js';
+import { READING_METRICS } from './metrics.js';
+import { type FetchReadings, readReadings } from './read.js';
+import { idsToRead, runReadingsRound } from './round.js';
+import { type ServedReadings, servedReadings } from './served.js';
+import { readingsSource } from './source.js';
+
+export type ReadingsState = CollectorState<ReadingsData>;
+export type ReadingsRefresher = Refresher<ReadingsData>;
+
+/** The readings as the other slices see them. */
+export interface ReadingsCollector extends Collector {
+  /** The readings that may be shown now: of served stations, no older than --measurements.max-age. */
+  readonly serving: (nowMs: number) => ServedReadings | undefined;
+  readonly state: () => ReadingsState;
+}
+
+export interface ReadingsDeps {
+  readonly config: Pick<Config, 'readings' | 'upstream'>;
+  readonly upstream: Pick<Upstream, 'getJson'>;
+  readonly registry: Registry;
+  readonly log: Logger;
+  /** Readings ask only for ids of the station list, and are shown only for stations it serves. */
+  readonly stations: Pick<StationsCollector, 'serving' | 'lastGood' | 'firstData'>;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+}
+
+export function createReadingsCollector(deps: ReadingsDeps): ReadingsCollector {
+  const { config, stations } = deps;
+  const refresher = createReadingsRefresher({
+    fetchReadings: readReadings(deps.upstream),
+    stationList: stations.lastGood,
+    settings: config.readings,
+    maxBackoffMs: config.upstream.maxBackoffMs,
+    log: deps.log,
+    onRequest: createRequestMetrics(deps.registry, READING_METRICS),
+    ...(deps.clock ? { clock: deps.clock } : {}),
+    ...(deps.random ? { random: deps.random } : {}),
+  });
+  return readingsCollectorOf(refresher, stations, config.readings.maxAgeMs);
+}
+
+/** The contract around a refresher: what may be shown is answered here, once, for the metrics and the page. */
+export function readingsCollectorOf(
+  refresher: ReadingsRefresher,
+  stations: Pick<StationsCollector, 'serving' | 'firstData'>,
+  maxAgeMs: number,
+): ReadingsCollector {
+  const served = servedReadings(maxAgeMs);
+  const serving = (nowMs: number): ServedReadings | undefined => {
+    const data = refresher.state().current?.data;
+    return data && served(nowMs, data, stations.serving(nowMs));
+  };
+  let started = false;
+  return {
+    name: 'readings',
+    gatesReadiness: false,
+    source: readingsSource(serving),
+    health: (nowMs) =>
+      healthOf('readings', refresher.state(), serving(nowMs) !== undefined, refresher.inFlight()),
+    serving,
+    state: refresher.state,
+    // The first round waits for the first station list: readings ask only for listed stations.
+    start: () => {
+      if (started) return;
+      started = true;
+      void stations.firstData.then(refresher.start);
+    },
+    stop: refresher.stop,
+  };
+}
+
+export interface ReadingsCollectorOptions {
+  readonly fetchReadings: FetchReadings;
+  /** The last good station list, however old: the only source of ids to ask for. */
+  readonly stationList: () => StationList | undefined;
+  readonly settings: Config['readings'];
+  readonly maxBackoffMs: number;
+  readonly log: Logger;
+  /** Once per request, for the readings request counters and histogram. */
+  readonly onRequest?: RecordRequest;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+}
+
+export function createReadingsRefresher(options: ReadingsCollectorOptions): ReadingsRefresher {
+  const { settings } = options;
+  const log = options.log.child({ collector: 'measurements' });
+  const reportUnknownUnit = unknownUnitReporter(log);
+  const now = options.clock?.now ?? Date.now;
+  return createRefresher<ReadingsData>({
+    read: async (state) => {
+      const list = options.stationList();
+      const result = await runReadingsRound({
+        ids: list ? idsToRead(list.stations, settings.stations) : [],
+        fetch: options.fetchReadings,
+        concurrency: settings.concurrency,
+        previous: state.current?.data,
+        nowMs: now(),
+        maxAgeMs: settings.maxAgeMs,
+        interval: settings.interval,
+        log: log,
+        ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+      });
+      if (result.ok) for (const u of result.value.round.unknownUnits) reportUnknownUnit(u.field, u.unit);
+      return result;
+    },
+    // Rounds run only on their timer; the backoff after failed rounds has the same ceiling as the station list's.
+    policy: {
+      minIntervalMs: settings.refreshIntervalMs,
+      refreshIntervalMs: settings.refreshIntervalMs,
+      maxAgeMs: settings.maxAgeMs,
+      maxBackoffMs: options.maxBackoffMs,
+    },
+    log: log,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.random ? { random: options.random } : {}),
+    onAttempt: (_before, after, outcome) => {
+      if (outcome.ok) {
+        const { stations } = outcome.value.round;
+        log.debug(
+          { ...stations, duration_ms: Math.round(after.lastAttempt?.durationMs ?? 0) },
+          'readings round done',
+        );
+      } else {
+        log.warn(
+          { reason: outcome.reason, consecutive_failures: after.consecutiveFailures },
+          `every readings request of the round failed: ${outcome.message}`,
+        );
+      }
+    },
+  });
+}
+
+// Bounds what an API sending a new unit text every round can make the exporter remember.
+const MAX_UNITS_REMEMBERED = 256;
+
+/** Logs a unit we do not convert once per field and unit, with the unit's text, however many rounds send it. */
+function unknownUnitReporter(log: Logger): (field: string, unit: string) => void {
+  const seen = new Set<string>();
+  return (field, unit) => {
+    const key = JSON.stringify([field, unit]);
+    if (seen.has(key) || seen.size >= MAX_UNITS_REMEMBERED) return;
+    seen.add(key);
+    log.warn({ field, unit }, 'readings field left out: its unit is not one the exporter converts');
+  };
+}

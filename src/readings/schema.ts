@@ -1,0 +1,267 @@
+// One answer of the readings endpoint (/harvester/v2/Posts/{id}/measurements), which CityAir does not document:
+// the only place where its JSON becomes typed data. Nothing is guessed: a value is exported only when its field,
+// its unit and its number are all understood, and every field left out is counted with a reason.
+import { z } from 'zod';
+import { failure, type Result } from '../upstream/failure.js';
+import { type Quantity, recogniseUnit, type Unit } from './units.js';
+
+export type { ReadingsInterval } from '../config/setting-values.js';
+
+/** The averaging intervals the exporter may ask for (--measurements.interval). */
+
+export interface StationReading {
+  readonly id: number;
+  /** The newest row's date. */
+  readonly atMs: number;
+  /** Substance label ('pm2.5', 'pm10', 'co', ...) to µg/m³. */
+  readonly concentrations: ReadonlyMap<string, number>;
+  readonly temperatureCelsius: number | undefined;
+  /** 0..1 as sent (upstream % ÷ 100); not clamped. */
+  readonly humidityRatio: number | undefined;
+  readonly pressurePascals: number | undefined;
+  /** Index label ('cityair') to value. */
+  readonly aqi: ReadonlyMap<string, number>;
+}
+
+/** Why a field of the newest row was left out: the `reason` label of cityair_measurements_fields_skipped. */
+export const SKIP_REASONS = [
+  /** Absent from the row, or null: the station lacks that sensor. */
+  'missing',
+  /** Present but not a finite JSON number (a string, an object...). */
+  'not_a_number',
+  /** meta.units gives no unit (or not a string) for the field. */
+  'no_unit',
+  /** The unit text is not one this exporter converts. */
+  'unknown_unit',
+  /** A known unit of the wrong quantity for the field (temperature in %, humidity in hPa, a gas in °C...). */
+  'unit_mismatch',
+  /** The name would make an unsafe label value (see LABEL_NAME). */
+  'invalid_name',
+  /** Over the per-station cap on substances or indices. */
+  'too_many',
+] as const;
+
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export interface SkippedField {
+  /** The upstream field (or aqi key), cut to 64 characters, for a log line only. */
+  readonly field: string;
+  readonly reason: SkipReason;
+  /** The unit text as sent (cut to 64 characters), for 'unknown_unit' and 'unit_mismatch'. */
+  readonly unit?: string;
+}
+
+/** One valid answer: the newest row's reading (undefined when `data` is empty: no row in the window asked for). */
+export type ParsedReadings =
+  | {
+      readonly reading: StationReading;
+      readonly skipped: readonly SkippedField[];
+      /** Rows dropped: no UTC date, or a postId naming another station. */
+      readonly rejectedRows: number;
+    }
+  | {
+      readonly reading: undefined;
+      readonly skipped: readonly [];
+      readonly rejectedRows: 0;
+    };
+
+// Upstream names become label values. Only short lowercase ASCII names pass, so a label can never carry markup,
+// quotes or a new line, and the caps bound the series one station can add, whatever the answer holds.
+export const LABEL_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+export const MAX_SUBSTANCES = 32;
+export const MAX_AQI_INDICES = 8;
+/** Fields looked at per answer (the seen ones first); the rest count as too_many. */
+const MAX_FIELDS = 64;
+
+/** Row keys that are not readings. */
+const ROW_META = new Set(['postId', 'date', 'version', 'aqi']);
+/** Fields seen on every host: looked at even when meta.units leaves them out (then they count as no_unit). */
+const SEEN_FIELDS = ['pm2', 'pm10', 'co', 'no2', 'so2', 'o3', 'h2s', 'temperature', 'humidity', 'pressure'];
+
+const answerSchema = z.object({
+  meta: z.object({ units: z.record(z.string(), z.unknown()).nullish() }).nullish(),
+  data: z.array(z.unknown()),
+});
+
+const rowSchema = z.looseObject({
+  date: z.string().max(64),
+  postId: z.unknown(),
+});
+
+/** A row that names a station names this one; a number or its digits as a string both count. */
+const namesOther = (postId: unknown, id: number): boolean =>
+  (typeof postId === 'number' || typeof postId === 'string') && String(postId) !== String(id);
+
+// UTC only: a trailing Z (seen) or an explicit +00:00. Each part is range-checked, because Date.parse rolls
+// 30 February over into March instead of refusing it.
+const UTC_DATE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|\+00:?00)$/;
+
+export function parseUtcDate(text: string): number | undefined {
+  const m = UTC_DATE.exec(text);
+  if (!m) return undefined;
+  const n = (i: number): number => Number(m[i] ?? '0');
+  const [y, mo, d, h, mi, s] = [n(1), n(2), n(3), n(4), n(5), n(6)] as const;
+  const ms = Math.floor(Number(`0.${m[7] ?? '0'}`) * 1000);
+  const at = Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  const back = new Date(at);
+  const sameDay = back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d;
+  return sameDay && h < 24 && mi < 60 && s < 60 ? at : undefined;
+}
+
+const cut = (s: string): string => (s.length > 64 ? `${s.slice(0, 61)}...` : s);
+
+/**
+ * Validates one answer for station `id`. A wrong outer shape, or rows of which none is valid, fail the answer;
+ * an empty `data` is a station without a reading. Of the valid rows the one with the greatest date is used (rows
+ * come oldest first, so on a tie the later one wins).
+ */
+export function parseReadings(id: number, body: unknown): Result<ParsedReadings> {
+  const parsed = answerSchema.safeParse(body);
+  if (!parsed.success) return failure('invalid_payload', `readings answer: ${firstIssue(parsed.error)}`);
+  const { data } = parsed.data;
+  if (data.length === 0) return { ok: true, value: { reading: undefined, skipped: [], rejectedRows: 0 } };
+  let newest: { row: Record<string, unknown>; atMs: number } | undefined;
+  let rejectedRows = 0;
+  let firstProblem = '';
+  for (let i = 0; i < data.length; i++) {
+    const row = rowSchema.safeParse(data[i]);
+    const atMs = row.success ? parseUtcDate(row.data.date) : undefined;
+    const otherStation = row.success && namesOther(row.data.postId, id);
+    if (!row.success || atMs === undefined || otherStation) {
+      rejectedRows++;
+      firstProblem ||= !row.success
+        ? `row ${i}: ${firstIssue(row.error)}`
+        : otherStation
+          ? `row ${i}: postId ${String(row.data.postId).slice(0, 20)} is not station ${id}`
+          : `row ${i}: date is not a UTC ISO time`;
+      continue;
+    }
+    if (newest === undefined || atMs >= newest.atMs) newest = { row: row.data, atMs };
+  }
+  if (newest === undefined) {
+    return failure('invalid_payload', `none of the ${data.length} rows is valid; ${firstProblem}`);
+  }
+  const units = parsed.data.meta?.units ?? {};
+  return { ok: true, value: { ...readRow(id, newest.row, newest.atMs, units), rejectedRows } };
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const path = issue?.path.length ? issue.path.join('.') : '(answer)';
+  return `${path}: ${issue?.message ?? 'invalid'}`;
+}
+
+function readRow(
+  id: number,
+  row: Record<string, unknown>,
+  atMs: number,
+  units: Record<string, unknown>,
+): { reading: StationReading; skipped: SkippedField[] } {
+  const skipped: SkippedField[] = [];
+  const concentrations = new Map<string, number>();
+  const weather: Partial<Record<'temperature' | 'humidity' | 'pressure', number>> = {};
+  for (const field of fieldsOf(units, skipped)) {
+    const value = Object.hasOwn(row, field) ? row[field] : undefined;
+    const unitText = Object.hasOwn(units, field) ? units[field] : undefined;
+    if (value === undefined || value === null) skipped.push({ field: cut(field), reason: 'missing' });
+    else if (typeof value !== 'number' || !Number.isFinite(value))
+      skipped.push({ field: cut(field), reason: 'not_a_number' });
+    else if (typeof unitText !== 'string' || unitText.trim() === '')
+      skipped.push({ field: cut(field), reason: 'no_unit' });
+    else {
+      const unit = recogniseUnit(unitText);
+      const problem = place(field, value, unit, concentrations, weather);
+      if (problem === 'unknown_unit' || problem === 'unit_mismatch')
+        skipped.push({ field: cut(field), reason: problem, unit: cut(unitText) });
+      else if (problem) skipped.push({ field: cut(field), reason: problem });
+    }
+  }
+  const aqi = readAqi(row.aqi, skipped);
+  return {
+    reading: {
+      id,
+      atMs,
+      concentrations,
+      temperatureCelsius: weather.temperature,
+      humidityRatio: weather.humidity,
+      pressurePascals: weather.pressure,
+      aqi,
+    },
+    skipped,
+  };
+}
+
+/** The fields to look at: the seen ones first (so a flood of others cannot crowd them out), then meta.units'. */
+function fieldsOf(units: Record<string, unknown>, skipped: SkippedField[]): string[] {
+  const fields: string[] = [];
+  const names = new Set([...SEEN_FIELDS, ...Object.keys(units)]);
+  for (const name of names) {
+    if (ROW_META.has(name)) continue;
+    if (fields.length >= MAX_FIELDS) skipped.push({ field: cut(name), reason: 'too_many' });
+    else fields.push(name);
+  }
+  return fields;
+}
+
+const WEATHER: Readonly<
+  Record<string, { quantity: Quantity; key: 'temperature' | 'humidity' | 'pressure' }>
+> = {
+  temperature: { quantity: 'temperature', key: 'temperature' },
+  humidity: { quantity: 'percent', key: 'humidity' },
+  pressure: { quantity: 'pressure', key: 'pressure' },
+};
+
+/** Stores a converted value where it belongs, or says why it cannot. */
+function place(
+  field: string,
+  value: number,
+  unit: Unit | undefined,
+  concentrations: Map<string, number>,
+  weather: Partial<Record<'temperature' | 'humidity' | 'pressure', number>>,
+): SkipReason | undefined {
+  if (unit === undefined) return 'unknown_unit';
+  const target = Object.hasOwn(WEATHER, field) ? WEATHER[field] : undefined;
+  if (target) {
+    if (unit.quantity !== target.quantity) return 'unit_mismatch';
+    weather[target.key] = value * unit.factor;
+    return undefined;
+  }
+  if (unit.quantity !== 'concentration') return 'unit_mismatch';
+  const substance = field === 'pm2' ? 'pm2.5' : field;
+  if (substance !== 'pm2.5' && !LABEL_NAME.test(substance)) return 'invalid_name';
+  if (concentrations.size >= MAX_SUBSTANCES) return 'too_many';
+  concentrations.set(substance, value * unit.factor);
+  return undefined;
+}
+
+const aqiValue = z.object({ value: z.unknown() });
+
+/** `aqi: {cityairAqi: {value: 3}}` → cityair → 3; an index without a finite value is skipped. */
+function readAqi(raw: unknown, skipped: SkippedField[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return out;
+  for (const [key, entry] of Object.entries(raw)) {
+    const label = indexLabel(key);
+    const field = cut(`aqi.${key}`);
+    const parsed = aqiValue.safeParse(entry);
+    const value = parsed.success ? parsed.data.value : undefined;
+    if (label === undefined) skipped.push({ field, reason: 'invalid_name' });
+    else if (value === undefined || value === null) skipped.push({ field, reason: 'missing' });
+    else if (typeof value !== 'number' || !Number.isFinite(value))
+      skipped.push({ field, reason: 'not_a_number' });
+    else if (out.size >= MAX_AQI_INDICES) skipped.push({ field, reason: 'too_many' });
+    else out.set(label, value);
+  }
+  return out;
+}
+
+/** cityairAqi → cityair, instantAqi → instant, someOtherIndexAqi → some_other_index; undefined when unsafe. */
+export function indexLabel(key: string): string | undefined {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(key) || key.length > 40) return undefined;
+  const base = key.endsWith('Aqi') ? key.slice(0, -3) : key;
+  const label = base
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
+  return LABEL_NAME.test(label) ? label : undefined;
+}

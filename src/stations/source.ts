@@ -1,0 +1,45 @@
+// The station list's share of a scrape: the station families, rendered once per station list, and the refresh
+// series (cityair_up and friends) from the same state, per scrape.
+import { forever, memoUntil } from '../collector/memo.js';
+import { singleSample } from '../exposition/gauge-text.js';
+import { renderedPart } from '../exposition/rendered-part.js';
+import type { ScrapeSource } from '../exposition/scrape.js';
+import type { CollectorState } from '../refresh/policy.js';
+import type { Refresher } from '../refresh/refresher.js';
+import { STATION_LIST_HEALTH as M } from './metrics.js';
+import type { StationList } from './schema.js';
+import { renderStationText } from './text.js';
+
+export function stationSource(
+  refresher: Pick<Refresher<StationList>, 'state' | 'refreshIfDue' | 'inFlight'>,
+  serving: (nowMs: number) => StationList | undefined,
+): ScrapeSource {
+  // Only the latest list is kept rendered: an older one is never served again.
+  const partFor = memoUntil((_nowMs, list: StationList) => forever(renderedPart(renderStationText(list))));
+  return {
+    beforeScrape: refresher.refreshIfDue,
+    collect: (nowMs) => {
+      const list = serving(nowMs);
+      return {
+        cached: list && partFor(nowMs, list),
+        live: refreshSeries(refresher.state(), refresher.inFlight()),
+      };
+    },
+  };
+}
+
+/**
+ * cityair_up is the outcome of the latest completed refresh: a refresh still running when the scrape stops
+ * waiting for it changes nothing until it ends, and shows as cityair_refresh_in_progress instead.
+ */
+export function refreshSeries(state: CollectorState<StationList>, inFlight: boolean): string {
+  const last = state.lastAttempt;
+  const up = last !== undefined && last.reason === undefined;
+  return (
+    singleSample(M.up, up ? 1 : 0) +
+    singleSample(M.inProgress, inFlight ? 1 : 0) +
+    singleSample(M.lastSuccess, state.current ? state.current.fetchedAtMs / 1000 : 0) +
+    singleSample(M.lastDuration, last ? last.durationMs / 1000 : 0) +
+    singleSample(M.backoffUntil, state.notBeforeMs / 1000)
+  );
+}

@@ -1,0 +1,28 @@
+// Both slices' reads over one real upstream, as app.ts builds them: the tests of the exchange talk to the simulator
+// through exactly the code the exporter runs.
+import type { Secret } from '../../src/config/secret.js';
+import { type FetchReadings, readReadings } from '../../src/readings/read.js';
+import { type FetchStations, readStations } from '../../src/stations/read.js';
+import { createUpstream } from '../../src/upstream/exchange.js';
+
+export interface TestClient {
+  readonly fetchStations: FetchStations;
+  readonly fetchReadings: FetchReadings;
+  readonly close: () => Promise<void>;
+}
+
+export function upstreamClient(options: {
+  readonly baseUrl: string;
+  readonly apiKey: Secret | undefined;
+  readonly timeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly userAgent: string;
+  readonly connections?: number;
+}): TestClient {
+  const upstream = createUpstream(options);
+  return {
+    fetchStations: readStations(upstream),
+    fetchReadings: readReadings(upstream),
+    close: upstream.close,
+  };
+}
