@@ -2,8 +2,8 @@
 // cached, next to a framework-free lower bound measured in this process; then the single-flight and memory checks.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
-import { type Simulator, startSimulator } from '../src/demo/simulator.js';
 import { syntheticPosts } from '../src/demo/stations.js';
+import { type Simulator, startSimulator } from '../test/support/simulator.js';
 import { type BenchOptions, parseBenchArgs } from './args.js';
 import { timeScrapes } from './batch.js';
 import { createScraper, median, quantile } from './client.js';

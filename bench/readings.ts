@@ -2,8 +2,8 @@
 // exporter's CPU and RSS over it), then cached scrapes of the stations with their readings, timed as the
 // station table's cached rows are.
 import { demoMeasurements } from '../src/demo/readings.js';
-import { startSimulator } from '../src/demo/simulator.js';
 import { syntheticPosts } from '../src/demo/stations.js';
+import { startSimulator } from '../test/support/simulator.js';
 import { type Batch, timeScrapes } from './batch.js';
 import { createScraper } from './client.js';
 import { cpuMs, memory, startExporter } from './proc.js';

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { z } from 'zod';
-import { startSimulator } from '../src/demo/simulator.js';
 import { syntheticPosts } from '../src/demo/stations.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../test/support/chromium.js';
+import { startSimulator } from '../test/support/simulator.js';
 import { median } from './client.js';
 import { startExporter } from './proc.js';
 

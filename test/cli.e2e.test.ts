@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../src/config/config.js';
-import { startSimulator } from '../src/demo/simulator.js';
 import { demoPosts } from '../src/demo/stations.js';
 import { runExporter, startExporterProcess } from './support/exporter-process.js';
 import { get, sample } from './support/http.js';
+import { startSimulator } from './support/simulator.js';
 
 describe('command line', () => {
   it('lists every setting with its env variable and default in --help', async () => {

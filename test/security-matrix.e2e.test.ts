@@ -3,12 +3,12 @@
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Fault } from '../src/demo/simulator.js';
-import { type Simulator, startSimulator } from '../src/demo/simulator.js';
 import { demoPosts } from '../src/demo/stations.js';
 import { type ExporterProcess, startExporterProcess } from './support/exporter-process.js';
 import { eventually, sample } from './support/http.js';
 import { PROMETHEUS_2_ACCEPT } from './support/prometheus-headers.js';
+import type { Fault } from './support/simulator.js';
+import { type Simulator, startSimulator } from './support/simulator.js';
 
 const KEY = 'sk-LEAKCANARY-8f2e61d0c4b9a7';
 const seen: string[] = [];

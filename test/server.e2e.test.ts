@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../src/demo/simulator.js';
 import { demoPosts } from '../src/demo/stations.js';
 import { startExporterProcess } from './support/exporter-process.js';
 import { get, lines } from './support/http.js';
+import { type Simulator, startSimulator } from './support/simulator.js';
 
 const KEY = 'server-e2e-key-0a9b8c7d';
 let sim: Simulator;

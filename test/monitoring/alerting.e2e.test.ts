@@ -3,7 +3,6 @@
 // shortened. CityAirDataStale needs ten minutes of stale data and is covered by the promtool unit tests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { type Simulator, startSimulator } from '../../src/demo/simulator.js';
 import { type ApiPost, demoPosts } from '../../src/demo/stations.js';
 import {
   alertmanagerPath,
@@ -15,6 +14,7 @@ import {
 } from '../support/alertmanager.js';
 import { type ExporterProcess, startExporterProcess } from '../support/exporter-process.js';
 import { prometheusPath, type RunningPrometheus, startPrometheus } from '../support/prometheus.js';
+import { type Simulator, startSimulator } from '../support/simulator.js';
 import { alertmanagerConfigForTest, loadAlertmanagerConfig, loadRules, rulesWithFor } from './model.js';
 
 const KEY = 'e2e-test-key';

@@ -10,7 +10,6 @@ import {
   demoRow,
   type ReadingsQuery,
 } from '../../src/demo/readings.js';
-import { type Simulator, startSimulator } from '../../src/demo/simulator.js';
 import { demoPosts } from '../../src/demo/stations.js';
 import { type ExporterProcess, startExporterProcess } from '../support/exporter-process.js';
 import { get } from '../support/http.js';
@@ -21,6 +20,7 @@ import {
   startPrometheus,
 } from '../support/prometheus.js';
 import { expectOnlyKnownLint } from '../support/promtool.js';
+import { type Simulator, startSimulator } from '../support/simulator.js';
 import {
   alertingRules,
   labelValuesQuery,

@@ -3,10 +3,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/config/secret.js';
 import { DEMO_UNKNOWN_UNIT, demoHasNoGases, demoHasNoReadings } from '../../src/demo/readings.js';
-import { type Simulator, startSimulator } from '../../src/demo/simulator.js';
 import { demoPosts } from '../../src/demo/stations.js';
 import { readingsPath } from '../../src/readings/read.js';
 import type { FailureReason, Result } from '../../src/upstream/failure.js';
+import { type Simulator, startSimulator } from '../support/simulator.js';
 import { type TestClient, upstreamClient } from '../support/upstream-client.js';
 
 const KEY = 'sk-test-readings-4e1d';

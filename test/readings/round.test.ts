@@ -3,11 +3,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/config/secret.js';
 import { DEMO_UNKNOWN_UNIT, demoHasNoReadings } from '../../src/demo/readings.js';
-import { type Simulator, startSimulator } from '../../src/demo/simulator.js';
 import { demoPosts } from '../../src/demo/stations.js';
 import type { RequestOutcome } from '../../src/exposition/request-metrics.js';
 import type { ReadingsData } from '../../src/readings/data.js';
 import { idsToRead, type ReadingsRoundOptions, runReadingsRound } from '../../src/readings/round.js';
+import { type Simulator, startSimulator } from '../support/simulator.js';
 import { type TestClient, upstreamClient } from '../support/upstream-client.js';
 
 const KEY = 'sk-round-test-91b2';

@@ -3,11 +3,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/demo/simulator.js';
 import { demoPosts } from '../../src/demo/stations.js';
 import { createTestPki, type TestPki } from '../support/certs.js';
 import { type ExporterProcess, runExporter, startExporterProcess } from '../support/exporter-process.js';
 import { get, sample } from '../support/http.js';
+import { type Simulator, startSimulator } from '../support/simulator.js';
 
 const KEY = 'proxy-test-key-5f4e3d2c1b';
 const PROXY_PASSWORD = 'proxy-pa55word';

@@ -1,9 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/config/secret.js';
-import { type Simulator, startSimulator } from '../../src/demo/simulator.js';
 import { demoPosts } from '../../src/demo/stations.js';
 import type { FailureReason, Result } from '../../src/upstream/failure.js';
+import { type Simulator, startSimulator } from '../support/simulator.js';
 import { type TestClient, upstreamClient } from '../support/upstream-client.js';
 
 const KEY = 'sk-test-7f3a9c1e5b';

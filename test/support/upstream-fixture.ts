@@ -1,9 +1,9 @@
 // One simulator for a test file and exporters started against it; everything is reset after each test, so tests
 // stay independent without paying for a new simulator each.
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/demo/simulator.js';
 import { demoPosts } from '../../src/demo/stations.js';
 import { type ExporterProcess, startExporterProcess } from './exporter-process.js';
+import { type Simulator, startSimulator } from './simulator.js';
 
 export interface UpstreamFixture {
   /** The simulator of this file (valid inside tests and hooks). */
