@@ -5,7 +5,7 @@ export const PHASES = ['stations', 'checks', 'readings'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchOptions {
-  /** What runs: the main table (stations), single flight and memory (checks), the readings round (readings). */
+  /** What runs: the main table (stations), flat memory (checks), the readings round (readings). */
   readonly phases: ReadonlySet<Phase>;
   /** Stations of the readings phase's round and cached scrapes. */
   readonly readingsStations: number;
@@ -14,7 +14,6 @@ export interface BenchOptions {
   readonly scrapes: number | undefined;
   readonly memoryStations: number;
   readonly memoryScrapes: readonly [number, number];
-  readonly concurrent: number;
   readonly quick: boolean;
   /** Leaves out the 5,000-scrape memory check: the smoke test's correctness run needs no minutes of it. */
   readonly skipMemory: boolean;
@@ -40,7 +39,6 @@ const flagsSchema = z
       .optional(),
     'readings-stations': count.max(100_000).optional(),
     'memory-stations': count.optional(),
-    concurrent: count.max(1000).optional(),
     quick: z.literal(true).optional(),
     'skip-memory': z.literal(true).optional(),
     out: z.string().min(1).optional(),
@@ -48,7 +46,7 @@ const flagsSchema = z
   .strict();
 
 export const USAGE = `usage: npm run bench -- [--sizes=1000,10000,100000] [--scrapes=N] [--memory-stations=N]
-                         [--concurrent=100] [--quick] [--skip-memory] [--out=docs/benchmarks.md]
+                         [--quick] [--skip-memory] [--out=docs/benchmarks.md]
                          [--phases=stations,checks,readings] [--readings-stations=10000]`;
 
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
@@ -72,7 +70,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     scrapes: f.scrapes ?? (quick ? 20 : undefined),
     memoryStations: f['memory-stations'] ?? 1000,
     memoryScrapes: [500, 5000],
-    concurrent: f.concurrent ?? 100,
     quick,
     skipMemory: f['skip-memory'] === true,
     out: f.out,

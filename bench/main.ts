@@ -1,12 +1,13 @@
 // `npm run bench`: the exporter as users run it (a separate process) against the simulator, on demand and
 // cached, next to a framework-free lower bound measured in this process; then the single-flight and memory checks.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'undici';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'undici';
 import { syntheticPosts } from '../src/demo/stations.js';
 import { type Simulator, startSimulator } from '../test/support/simulator.js';
 import { type BenchOptions, parseBenchArgs } from './args.js';
 import { timeScrapes } from './batch.js';
 import { createScraper, median, quantile } from './client.js';
+import { pasteBetweenMarkers } from './doc-markers.js';
 import { lowerBoundRender } from './lower-bound.js';
 import { memory, startExporter } from './proc.js';
 import { measureReadings } from './readings.js';
@@ -118,36 +119,6 @@ async function measureMode(
 }
 
 /** Concurrent scrapes of an on-demand exporter share one refresh, with an upstream as slow as a remote API. */
-async function checkSingleFlight(stations: number, concurrent: number): Promise<Check> {
-  const sim = await startSimulator({ posts: syntheticPosts(stations) });
-  const exporter = await startExporter(sim.baseUrl, MODE_ARGS['on-demand']);
-  const agent = new Agent({ connections: concurrent, pipelining: 1 });
-  try {
-    const url = `${exporter.url}/metrics`;
-    await request(url, { dispatcher: agent }).then((r) => r.body.dump());
-    sim.setFault({ kind: 'slow', delayMs: 250 });
-    sim.resetCount();
-    const statuses = await Promise.all(
-      Array.from({ length: concurrent }, async () => {
-        const r = await request(url, { dispatcher: agent });
-        await r.body.dump();
-        return r.statusCode;
-      }),
-    );
-    const ok = statuses.filter((s) => s === 200).length;
-    const upstream = sim.requestCount();
-    return {
-      name: `single flight (${concurrent} concurrent on-demand scrapes, ${stations} stations, upstream answering in 250 ms)`,
-      pass: upstream === 1 && ok === concurrent,
-      detail: `${upstream} upstream request(s), ${ok}/${concurrent} scrapes answered 200`,
-    };
-  } finally {
-    await agent.close();
-    await exporter.stop();
-    await sim.close();
-  }
-}
-
 /**
  * RSS must not follow the number of scrapes: on demand, so every scrape is also a full refresh. One RSS reading
  * lands anywhere on V8's garbage sawtooth (±15% seen at a fixed workload), so "RSS after N scrapes" is the median
@@ -209,10 +180,7 @@ async function runStations(options: BenchOptions): Promise<Part> {
     }
   }
   const checks = options.phases.has('checks')
-    ? [
-        await checkSingleFlight(options.sizes[0] ?? 1000, options.concurrent),
-        ...(options.skipMemory ? [] : [await checkMemory(options.memoryStations, options.memoryScrapes)]),
-      ]
+    ? [...(options.skipMemory ? [] : [await checkMemory(options.memoryStations, options.memoryScrapes)])]
     : [];
   const targets = judgeTargets(rows);
   const parts = [
@@ -257,15 +225,11 @@ async function main(): Promise<void> {
   const elapsed = ((Date.now() - started.getTime()) / 1000).toFixed(0);
   process.stdout.write(`${text}\n\nMachine: ${machine()}; ${started.toISOString()}; ${elapsed} s\n`);
   if (options.out) {
-    const existing = existsSync(options.out) ? readFileSync(options.out, 'utf8') : undefined;
     const stamp = provenance(started, process.argv.slice(2));
-    writeFileSync(
-      options.out,
-      benchmarksDoc(existing, {
-        ...(stations ? { stations: `${stamp}\n\n${stations.text}` } : {}),
-        ...(readings ? { readings: `${stamp}\n\n${readings.text}` } : {}),
-      }),
-    );
+    let doc = readFileSync(options.out, 'utf8');
+    if (stations) doc = pasteBetweenMarkers(doc, 'stations', `${stamp}\n\n${stations.text}`);
+    if (readings) doc = pasteBetweenMarkers(doc, 'readings', `${stamp}\n\n${readings.text}`);
+    writeFileSync(options.out, doc);
   }
   process.exit(stations?.failed || readings?.failed ? 1 : 0);
 }
@@ -275,93 +239,4 @@ function provenance(started: Date, argv: readonly string[]): string {
 - Date: ${started.toISOString()}
 - Command: \`npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}\``;
 }
-
-const READINGS_HEADING = '## Readings';
-const TAIL_HEADING = '## How to read it';
-
-/**
- * The whole file from one run, or, when a run left a part out (`--phases=readings`), that part as the file
- * already had it, so each part keeps the command that produced it.
- */
-function benchmarksDoc(
-  existing: string | undefined,
-  fresh: { readonly stations?: string; readonly readings?: string },
-): string {
-  const old = existing ?? '';
-  const readingsAt = old.indexOf(`\n${READINGS_HEADING}\n`);
-  const tailAt = old.indexOf(`\n${TAIL_HEADING}\n`);
-  const mainEnd = readingsAt >= 0 ? readingsAt : tailAt >= 0 ? tailAt : old.length;
-  // A part starts with its provenance list; the file's heading and introduction above it are rewritten.
-  const stationsAt = old.indexOf('\n- Machine:');
-  const oldStations = stationsAt >= 0 && stationsAt < mainEnd ? old.slice(stationsAt, mainEnd).trim() : '';
-  const readingsEnd = tailAt > readingsAt ? tailAt : old.length;
-  const oldReadings =
-    readingsAt >= 0 ? old.slice(readingsAt + READINGS_HEADING.length + 2, readingsEnd).trim() : '';
-  const stations = fresh.stations ?? (oldStations || '(not run yet)');
-  const readings = fresh.readings ?? (oldReadings || '(not run yet: `npm run bench -- --phases=readings`)');
-  return `${DOC_HEAD}\n\n${stations}\n\n${READINGS_HEADING}\n\n${readings}\n\n${DOC_TAIL}`;
-}
-
-const DOC_HEAD = `# Benchmarks
-
-The latest tables of \`npm run bench\` (source: \`bench/\`), written by it with \`--out=docs/benchmarks.md\`. Each
-part names the run that produced it: \`--phases=readings\` rewrites only the Readings part, and a run without
-the readings phase leaves that part as it was.`;
-
-const DOC_TAIL = `## How to read it
-
-- **lower bound (LB)**: in the bench process, the upstream body exactly as the simulator serves it (gzip) is
-  gunzipped, \`JSON.parse\`d and written out as the same station series with plain string building and
-  \`Buffer.from\`: no validation, no HTTP, no framework (\`bench/lower-bound.ts\`). Median of repeated runs.
-- **on-demand**: \`--upstream.min-interval=0s\`, so every scrape fetches, validates and renders the whole list.
-  **cached**: \`--upstream.min-interval=5m\`, so every timed scrape is served from the last refresh.
-- The exporter is \`node dist/main.js\`, a separate process; the simulator and the HTTP client live in the bench
-  process. Times are measured by the client from request to last byte, one scrape at a time, plain text
-  (\`Accept: text/plain;version=0.0.4\`, no compression), over one keep-alive connection read by a bare HTTP/1.1
-  reader (\`bench/client.ts\`); **gzip** columns repeat up to 10 scrapes (a third of n) with
-  \`Accept-Encoding: gzip\` ("—" when the exporter did not compress).
-- **Checks**: single flight = 100 simultaneous on-demand scrapes while the simulator takes 250 ms to answer
-  (as a remote API does) must cause one upstream request. Memory = a fresh on-demand exporter scraped 5,000
-  times one after another; "RSS after N" is the median of VmRSS readings over the last N/10 scrapes before N
-  (at least 50), because one reading lands anywhere on V8's garbage sawtooth.
-- **CPU ms/scrape**: the exporter's user+system time over the timed batch (/proc/<pid>/stat) divided by its
-  scrapes.
-- **Memory** is the exporter process's resident set as the kernel counts it (/proc/<pid>/status, MiB =
-  1,048,576 bytes), what a container memory limit is held against, not V8's heap figures. **idle RSS**: VmRSS one
-  second after the first scrape, before the warm-up (everything loaded, one snapshot held, no traffic).
-  **steady RSS**: the median of VmRSS read after each of the last quarter of the timed scrapes (after 200
-  on-demand scrapes at 1,000 stations: readings 151–200). **peak RSS**: VmHWM at the end of the run, plain and
-  gzip scrapes included. The exporter runs with the V8 settings it applies to itself (\`src/v8-settings.ts\`):
-  the bench starts \`node dist/main.js\` without flags, as users do. Of a steady RSS, about 45 MiB is file-backed
-  (the node binary's pages, RssFile in /proc/<pid>/status; a bare \`node -e\` is 41 MiB), and loading the
-  dependencies (zod, undici, fastify, pino, prom-client) adds about 37 MiB before any station is read. Above
-  16 MiB of station text (about 35,000 stations) each refresh starts with a full collection, which frees the
-  texts of earlier refreshes (\`src/metrics/stations-text.ts\`); the on-demand rows at 100,000 include its cost.
-- Ratios divide by the lower bound of the same station count. p99 of fewer than 100 scrapes is the largest.
-- Two cores: the client, the simulator and the exporter share them, so figures move by 10–20% between runs.
-
-Readings (\`bench/readings.ts\`, \`--phases=readings\`, \`--readings-stations=N\`, default 10,000):
-
-- A fresh exporter with \`--collector.measurements --measurements.concurrency=16 --measurements.refresh-interval=20m
-  --upstream.min-interval=5m\` against the simulator with N synthetic stations: the list is read once at start
-  and the first round of readings follows it at once; no second round falls inside the phase. Each readings
-  answer is the demo's (\`src/demo/readings.ts\`, about 1 KB: five rows of the last 30 minutes, one station in
-  20 without rows, a third without gas sensors, a quarter with a field in a unit the exporter does not convert),
-  built per request in the bench process. On loopback the simulator answers at once, so the round time is the
-  exporter's own cost (and the simulator's, on the same two cores); against the real API a round takes about
-  N ÷ 16 × its answer time.
-- **round s**: the exporter's \`cityair_measurements_last_round_duration_seconds\`. **simulator span s**: from the
-  first readings request the simulator received to the last. **CPU s**: the exporter's user+system time
-  (/proc/<pid>/stat) from the first readings request until the round was seen done. The exporter is not scraped
-  during the round: the bench waits until the simulator has answered every station, then every 200 ms reads
-  /proc and scrapes once, until \`cityair_measurements_requests_total\` reaches N and the round's duration is
-  set. **RSS at start**: VmRSS at the first readings request (the list held, no reading yet). **max RSS in
-  round**: the largest VmRSS read every 50 ms during the round. **peak RSS**: VmHWM when the round was seen done.
-- **Cached scrapes with readings**: the same exporter right after that round, timed as the cached rows above
-  (plain text, one keep-alive connection, 20 warm-up scrapes, n timed, up to 10 gzip). **first scrape ms**: the
-  scrape that first saw the round done; the readings text is rendered there, on the first scrape after each
-  round, not when the round ends (and here the station text too, as no scrape came before). **reading series**:
-  the sample lines of the six reading families in that scrape. **idle RSS**: VmRSS one second after it.
-`;
-
 await main();

@@ -1,10 +1,8 @@
-// The exporter under test as a separate process, started as users start it, and what /proc says about it.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+// The exporter under test as a separate process, started as users start it (through the tests' own helper), and
+// what /proc says about it.
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
-const LISTENING = 'cityair-exporter listening';
+import { startExporterProcess } from '../test/support/exporter-process.js';
 
 export interface ExporterUnderTest {
   readonly url: string;
@@ -23,50 +21,19 @@ export async function startExporter(
   upstreamUrl: string,
   args: readonly string[],
 ): Promise<ExporterUnderTest> {
-  const child = spawn(
-    process.execPath,
-    [MAIN, '--web.listen-address=127.0.0.1:0', `--upstream.url=${upstreamUrl}`, ...args],
-    { env: { PATH: process.env.PATH ?? '', CITYAIR_API_KEY: 'bench' }, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  const url = await listeningAddress(child);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const p = await startExporterProcess({
+    args: [`--upstream.url=${upstreamUrl}`, ...args],
+    env: { CITYAIR_API_KEY: 'bench-key-not-secret' },
+  });
+  running.add(p.child);
+  p.child.once('exit', () => running.delete(p.child));
   return {
-    url,
-    pid: child.pid ?? -1,
+    url: p.url,
+    pid: p.child.pid ?? -1,
     stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
+      await p.stop();
     },
   };
-}
-
-function listeningAddress(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    let done = false;
-    const onExit = (code: number | null): void => fail(`exited with ${code}`);
-    const fail = (why: string): void => {
-      clearTimeout(timer);
-      done = true;
-      child.kill('SIGKILL');
-      reject(new Error(`exporter ${why}; output:\n${seen.slice(-2000)}`));
-    };
-    const timer = setTimeout(() => fail('did not log that it listens within 15 s'), 15_000);
-    child.once('exit', onExit);
-    // Keeps draining stderr after the address is known, so a chatty exporter never blocks on a full pipe.
-    child.stderr?.on('data', (chunk: Buffer) => {
-      if (done) return;
-      seen += chunk.toString('utf8');
-      const line = seen.split('\n').find((l) => l.includes(LISTENING) && l.endsWith('}'));
-      if (line === undefined) return;
-      done = true;
-      clearTimeout(timer);
-      child.off('exit', onExit);
-      resolve(String((JSON.parse(line) as { address?: unknown }).address));
-    });
-  });
 }
 
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;

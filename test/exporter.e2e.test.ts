@@ -238,8 +238,9 @@ describe('when data is fetched', () => {
     await p.waitForLog((l) => l.msg === 'first refresh succeeded');
     sim().setFault({ kind: 'slow', delayMs: 300 });
     sim().resetCount();
-    await Promise.all(Array.from({ length: 20 }, () => scrape(p)));
+    const texts = await Promise.all(Array.from({ length: 100 }, () => scrape(p)));
     expect(sim().requestCount()).toBe(1);
+    expect(texts.filter((t) => lines(t, 'cityair_station_online').length === 40)).toHaveLength(100);
   });
 
   it('refreshes in the background and answers scrapes from memory', async () => {

@@ -1,8 +1,17 @@
 // Starts the exporter the way users do (node dist/main.js with flags and env) and reads its JSON log.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/** The checkout's root: the first folder above this file with a package.json (also when the bench runs it built). */
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+export const MAIN = join(repoRoot(), 'dist/main.js');
 
 export interface LogLine {
   readonly level: string;
