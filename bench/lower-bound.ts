@@ -1,6 +1,6 @@
 // The floor the exporter is measured against: the same station series from the same upstream body, with nothing
 // but gunzip, JSON.parse and string building. It trusts its input (no validation, no dedupe, no framework), so
-// no correct exporter can beat it by much; it deliberately shares no code with src/metrics or src/boundaries.
+// no correct exporter can beat it by much; it deliberately shares no code with src/stations or src/exposition.
 import { gunzipSync } from 'node:zlib';
 
 interface RawPost {

@@ -92,11 +92,23 @@ async function openUpstream(config: Config, build: BuildFacts, log: Logger): Pro
       userAgent,
       connections,
     });
-    return { ...upstream, close: async () => (await upstream.close(), await sim.close()) };
+    return {
+      ...upstream,
+      close: async () => {
+        await upstream.close();
+        await sim.close();
+      },
+    };
   }
   const route = createDispatcher(config.upstream, process.env, { log, connections });
   const upstream = createUpstream({ ...config.upstream, userAgent, dispatcher: route.dispatcher });
-  return { ...upstream, close: async () => (await upstream.close(), await route.dispatcher.close()) };
+  return {
+    ...upstream,
+    close: async () => {
+      await upstream.close();
+      await route.dispatcher.close();
+    },
+  };
 }
 
 async function listen(

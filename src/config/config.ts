@@ -3,15 +3,15 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Secret } from './secret.js';
-import type { ReadingsInterval } from './setting-values.js';
+import { READINGS_INTERVAL_MS, type ReadingsInterval } from './setting-values.js';
 import { type Parsed, SETTINGS, type SettingName, type SettingSpec } from './settings.js';
-import { formatDuration, parseDurationMs } from './units.js';
+import { formatDuration } from './units.js';
 
-export { READINGS_INTERVALS, type ReadingsInterval } from './setting-values.js';
+export { READINGS_INTERVAL_MS, READINGS_INTERVALS, type ReadingsInterval } from './setting-values.js';
 export { POSTS_PATH, SETTINGS } from './settings.js';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-export type LogFormat = 'json' | 'logfmt';
+export type LogLevel = Parsed['logLevel'];
+export type LogFormat = Parsed['logFormat'];
 
 export interface Config {
   readonly upstream: {
@@ -131,7 +131,7 @@ function assemble(p: Parsed): CliAction {
       `--measurements.refresh-interval (${formatDuration(p.readingsRefreshInterval)}) is not below --measurements.max-age (${formatDuration(p.readingsMaxAge)}): readings will expire between rounds`,
     );
   }
-  const intervalMs = parseDurationMs(p.readingsInterval) ?? 0;
+  const intervalMs = READINGS_INTERVAL_MS[p.readingsInterval];
   if (p.readings && p.readingsMaxAge <= intervalMs) {
     // A row averages a whole interval and is dated at its start or end: with max-age at or below the interval,
     // most rows are already too old when they arrive, and stations show no readings at all.

@@ -5,8 +5,18 @@ import { z } from 'zod';
 import { formatDuration, parseByteSize, parseDurationMs } from './units.js';
 
 /** The averaging intervals the readings endpoint offers. */
-export const READINGS_INTERVALS = ['5m', '20m', '1h', '1d'] as const;
-export type ReadingsInterval = (typeof READINGS_INTERVALS)[number];
+/** The averaging intervals the readings endpoint is asked for, and the time between its rows at each. */
+export const READINGS_INTERVAL_MS = {
+  '5m': 5 * 60_000,
+  '20m': 20 * 60_000,
+  '1h': 3_600_000,
+  '1d': 86_400_000,
+} as const;
+export type ReadingsInterval = keyof typeof READINGS_INTERVAL_MS;
+export const READINGS_INTERVALS = Object.keys(READINGS_INTERVAL_MS) as [
+  ReadingsInterval,
+  ...ReadingsInterval[],
+];
 
 // JSON quoting keeps an error one line even when the value holds a newline.
 const quote = (text: string): string => JSON.stringify(text);

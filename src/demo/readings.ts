@@ -2,17 +2,11 @@
 // c_mmhg_mg scheme sends them, rows oldest first. Built to exercise the exporter: a daily PM2.5 curve, stations
 // without gas sensors (null or absent fields), one field in a unit the exporter must not convert, stations
 // without any row in the window.
-
-export const DEMO_INTERVALS_MS: Readonly<Record<string, number>> = {
-  '5m': 5 * 60_000,
-  '20m': 20 * 60_000,
-  '1h': 3_600_000,
-  '1d': 86_400_000,
-};
+import { READINGS_INTERVAL_MS, type ReadingsInterval } from '../config/setting-values.js';
 
 export interface ReadingsQuery {
-  /** One of DEMO_INTERVALS_MS' keys (the simulator refuses others). */
-  readonly interval: string;
+  /** One of the API's averaging intervals (the simulator refuses others). */
+  readonly interval: ReadingsInterval;
   /** Rows strictly after this time; undefined asks for the last hour. */
   readonly dateGtMs: number | undefined;
 }
@@ -53,7 +47,7 @@ export const demoHasNoReadings = (id: number): boolean => id % 20 === 17;
 export const demoHasNoGases = (id: number): boolean => id % 3 === 1;
 
 export function demoMeasurements(id: number, nowMs: number, query: ReadingsQuery): DemoAnswer {
-  const stepMs = DEMO_INTERVALS_MS[query.interval] ?? 300_000;
+  const stepMs = READINGS_INTERVAL_MS[query.interval];
   const units: Record<string, string> = { ...UNITS };
   if (id % 4 === 0) units[DEMO_UNKNOWN_UNIT.field] = DEMO_UNKNOWN_UNIT.unit;
   if (demoHasNoReadings(id)) return { meta: { units }, data: [] };

@@ -6,7 +6,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { POSTS_PATH } from '../config/config.js';
-import { DEMO_INTERVALS_MS, demoMeasurements, type ReadingsQuery } from './readings.js';
+import { READINGS_INTERVAL_MS, type ReadingsInterval } from '../config/setting-values.js';
+import { demoMeasurements, type ReadingsQuery } from './readings.js';
 
 export interface SimulatorOptions {
   readonly host?: string;
@@ -171,7 +172,7 @@ function idsOf(elements: readonly unknown[]): ReadonlySet<number> {
 /** The query as the API reads it (seen forms of date__gt: ISO with Z, or "YYYY-MM-DD HH:MM:SS" in UTC). */
 function readingsQuery(params: URLSearchParams): ReadingsQuery | string {
   const interval = params.get('interval') ?? '5m';
-  if (!Object.hasOwn(DEMO_INTERVALS_MS, interval)) return `unknown interval "${interval.slice(0, 20)}"`;
+  if (!isInterval(interval)) return `unknown interval "${interval.slice(0, 20)}"`;
   const text = params.get('date__gt');
   if (text === null) return { interval, dateGtMs: undefined };
   const iso = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}Z?$/.test(text)
@@ -182,3 +183,5 @@ function readingsQuery(params: URLSearchParams): ReadingsQuery | string {
     ? `date__gt "${text.slice(0, 40)}" is not a UTC time`
     : { interval, dateGtMs };
 }
+
+const isInterval = (text: string): text is ReadingsInterval => Object.hasOwn(READINGS_INTERVAL_MS, text);

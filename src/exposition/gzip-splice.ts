@@ -42,7 +42,7 @@ export function gzipSplice(heads: readonly DeflateSegment[], tail: Buffer): Buff
 
 // CRC-32 of A then B from crc(A), crc(B) and B's length, as zlib's crc32_combine does (Node exposes no binding):
 // appending len2 zero bytes is a linear map over GF(2), applied by repeated squaring of its 32x32 matrix.
-export function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
+function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
   if (lengthB <= 0) return crcA >>> 0;
   let even = new Uint32Array(32);
   let odd = new Uint32Array(32);

@@ -98,7 +98,7 @@ export interface ReadingsCollectorOptions {
   readonly random?: () => number;
 }
 
-export function createReadingsRefresher(options: ReadingsCollectorOptions): ReadingsRefresher {
+function createReadingsRefresher(options: ReadingsCollectorOptions): ReadingsRefresher {
   const { settings } = options;
   const log = options.log.child({ collector: 'measurements' });
   const reportUnknownUnit = unknownUnitReporter(log);

@@ -1,5 +1,5 @@
 // What the readings collector keeps between rounds: the newest reading per station and what the last round saw.
-// Plain data, rendered by src/metrics/readings-text.ts.
+// Plain data, rendered by text.ts.
 
 import type { FailureReason } from '../upstream/failure.js';
 import type { SkipReason, StationReading } from './schema.js';

@@ -67,9 +67,9 @@ export type ParsedReadings =
 
 // Upstream names become label values. Only short lowercase ASCII names pass, so a label can never carry markup,
 // quotes or a new line, and the caps bound the series one station can add, whatever the answer holds.
-export const LABEL_NAME = /^[a-z][a-z0-9_]{0,31}$/;
-export const MAX_SUBSTANCES = 32;
-export const MAX_AQI_INDICES = 8;
+const LABEL_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+const MAX_SUBSTANCES = 32;
+const MAX_AQI_INDICES = 8;
 /** Fields looked at per answer (the seen ones first); the rest count as too_many. */
 const MAX_FIELDS = 64;
 

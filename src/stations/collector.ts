@@ -77,7 +77,7 @@ export interface StationCollectorOptions {
   readonly random?: () => number;
 }
 
-export function createStationRefresher(options: StationCollectorOptions): StationRefresher {
+function createStationRefresher(options: StationCollectorOptions): StationRefresher {
   const { log } = options;
   return createRefresher<StationList>({
     read: () => options.fetchStations(),

@@ -32,7 +32,7 @@ export function stationSource(
  * cityair_up is the outcome of the latest completed refresh: a refresh still running when the scrape stops
  * waiting for it changes nothing until it ends, and shows as cityair_refresh_in_progress instead.
  */
-export function refreshSeries(state: CollectorState<StationList>, inFlight: boolean): string {
+function refreshSeries(state: CollectorState<StationList>, inFlight: boolean): string {
   const last = state.lastAttempt;
   const up = last !== undefined && last.reason === undefined;
   return (

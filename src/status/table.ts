@@ -4,7 +4,7 @@ import { escapeHtml, formatAge } from './html.js';
 import type { StatusQuery, StatusStation } from './view.js';
 
 /** Enough rows to show every offline station of a large fleet while the page stays far below 1 MB. */
-export const ROW_CAP = 1000;
+const ROW_CAP = 1000;
 /** Upstream text has no length limit; a row must not. The filter still searches the whole name. */
 const MAX_NAME_CHARS = 120;
 const MAX_TZ_CHARS = 64;

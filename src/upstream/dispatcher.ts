@@ -117,7 +117,7 @@ function proxyUrl(value: string | undefined, name: string): URL | undefined {
 }
 
 /** The proxy URL for logs: credentials in it are a secret too. */
-export function withoutCredentials(url: URL): string {
+function withoutCredentials(url: URL): string {
   const hidden = url.username || url.password ? '***@' : '';
   return `${url.protocol}//${hidden}${url.host}`;
 }

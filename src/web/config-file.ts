@@ -11,7 +11,7 @@ import { type TlsSettings, tlsSchema, tlsSettings } from './tls-settings.js';
  * The toolkit lets only these headers be set, some only to fixed values, so that a web config cannot be used
  * to smuggle arbitrary headers (or break the exposition format's Content-Type).
  */
-export const ALLOWED_HEADERS: Readonly<Record<string, readonly string[] | undefined>> = {
+const ALLOWED_HEADERS: Readonly<Record<string, readonly string[] | undefined>> = {
   'Strict-Transport-Security': undefined,
   'X-Content-Type-Options': ['nosniff'],
   'X-Frame-Options': ['deny', 'sameorigin'],

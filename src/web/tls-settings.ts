@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { WebConfigError } from './error.js';
 
-export const CLIENT_AUTH_TYPES = [
+const CLIENT_AUTH_TYPES = [
   'NoClientCert',
   'RequestClientCert',
   'RequireAnyClientCert',

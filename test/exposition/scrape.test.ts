@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { createExporterRegistry } from '../../src/exposition/exporter-registry.js';
 import { createRequestMetrics } from '../../src/exposition/request-metrics.js';
 import { composeScrape, type ScrapeRequest, type ScrapeSource } from '../../src/exposition/scrape.js';
+import { type ReadingsCollector, readingsCollectorOf } from '../../src/readings/collector.js';
+import { READING_METRICS } from '../../src/readings/metrics.js';
+import { runReadingsRound } from '../../src/readings/round.js';
+import { parseReadings } from '../../src/readings/schema.js';
 import { afterFailure, afterSuccess } from '../../src/refresh/policy.js';
 import type { RefreshWait } from '../../src/refresh/refresher.js';
 import {
@@ -17,10 +21,11 @@ import { STATION_LIST_HEALTH } from '../../src/stations/metrics.js';
 import { parseStationList, type StationList } from '../../src/stations/schema.js';
 import { expectGolden } from '../support/golden.js';
 import { lines, sample } from '../support/http.js';
-import { checkMetrics } from '../support/promtool.js';
+import { checkMetrics, expectOnlyKnownLint } from '../support/promtool.js';
 
 const NOW = Date.UTC(2026, 10, 23, 10, 20, 0);
 const MAX_AGE = 600_000;
+const READINGS_MAX_AGE = 30 * 60_000;
 
 function hostileList(): StationList {
   const parsed = parseStationList(
@@ -56,13 +61,18 @@ const stationSource = (refresher: StationRefresher, maxAgeMs: number): ScrapeSou
 const succeeded = (list: StationList, atMs = NOW - 5000): StationState =>
   afterSuccess({ data: list, fetchedAtMs: atMs }, 250);
 
-function compose(sources: readonly ScrapeSource[], request: Partial<ScrapeRequest> = {}) {
+function compose(
+  sources: readonly ScrapeSource[],
+  request: Partial<ScrapeRequest> = {},
+  readingsMetrics?: typeof READING_METRICS,
+) {
   // Fixed build facts and no process metrics: the output depends on nothing but the inputs.
   const registry = createExporterRegistry(
     { version: '0.0.0-golden', revision: 'abc1234', nodeVersion: 'v0' },
     { processMetrics: false },
   );
   createRequestMetrics(registry, STATION_LIST_HEALTH);
+  if (readingsMetrics) createRequestMetrics(registry, readingsMetrics);
   return composeScrape(
     sources,
     registry,
@@ -101,6 +111,55 @@ describe('the composed exposition', () => {
     const two = [...sources(), stationSource(fakeCollector(succeeded(hostileList())), MAX_AGE)];
     const plain = Buffer.concat(await compose(two));
     expect(gunzipSync(Buffer.concat(await compose(two, { gzip: true }))).equals(plain)).toBe(true);
+  });
+});
+
+/** The readings of the hostile stations, as a round leaves them: mixed units, unknown ones, bad rows, an old row. */
+async function hostileReadings(): Promise<ReadingsCollector> {
+  const answers = JSON.parse(
+    readFileSync(new URL('../golden/hostile-readings.json', import.meta.url), 'utf8'),
+  ) as Record<string, unknown>;
+  const round = await runReadingsRound({
+    ids: hostileList().stations.map((s) => s.id),
+    fetch: async (id) => parseReadings(id, answers[String(id)] ?? { data: [] }),
+    concurrency: 1,
+    previous: undefined,
+    nowMs: NOW,
+    maxAgeMs: READINGS_MAX_AGE,
+    interval: '5m',
+  });
+  if (!round.ok) throw new Error(round.message);
+  // The round's own duration is the one figure of it that depends on the machine.
+  const data = { ...round.value, round: { ...round.value.round, durationMs: 1234 } };
+  const state = afterSuccess({ data, fetchedAtMs: NOW }, 1234);
+  const stations = stationsCollectorOf(fakeCollector(succeeded(hostileList())), MAX_AGE);
+  return readingsCollectorOf(
+    {
+      state: () => state,
+      refreshIfDue: async () => 'settled',
+      inFlight: () => false,
+      start: () => undefined,
+      stop: async () => undefined,
+      firstData: Promise.resolve(),
+    },
+    stations,
+    READINGS_MAX_AGE,
+  );
+}
+
+describe('the composed exposition with readings', () => {
+  const sources = async () => {
+    const readings = await hostileReadings();
+    return [stationSource(fakeCollector(succeeded(hostileList())), MAX_AGE), readings.source];
+  };
+
+  it.each([
+    ['text', 'scrape-with-readings.prom'],
+    ['openmetrics', 'scrape-with-readings.om.txt'],
+  ] as const)('matches the golden %s file byte for byte', async (format, file) => {
+    const body = await text(compose(await sources(), { format }, READING_METRICS));
+    expectGolden(new URL(`../golden/${file}`, import.meta.url), body);
+    if (format === 'text') expectOnlyKnownLint(body);
   });
 });
 

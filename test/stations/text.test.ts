@@ -1,4 +1,4 @@
-// The station families are rendered by hand (src/metrics/stations-text.ts), not by prom-client: this holds the
+// The station families are rendered by hand (src/stations/text.ts), not by prom-client: this holds the
 // hand-written text to prom-client's output for the same series, and to promtool's parser and linter.
 import { Gauge, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
