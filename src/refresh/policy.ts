@@ -70,13 +70,18 @@ export function refreshDue(state: CollectorState<unknown>, nowMs: number, minInt
   return last === undefined || nowMs - last.atMs >= minIntervalMs;
 }
 
-/** When the background timer should fire next: the interval, or later if a wait is in force. */
+/**
+ * When the background timer should fire next: refresh-interval after the last run started (so runs start every
+ * interval, however long each takes, and one longer than the interval is followed at once), or later if a wait
+ * is in force. `lastStartMs` defaults to now: the interval from the end of the run.
+ */
 export function nextRunInMs(
   state: CollectorState<unknown>,
   nowMs: number,
   refreshIntervalMs: number,
+  lastStartMs: number = nowMs,
 ): number {
-  return Math.max(refreshIntervalMs, state.notBeforeMs - nowMs);
+  return Math.max(0, lastStartMs + refreshIntervalMs - nowMs, state.notBeforeMs - nowMs);
 }
 
 /**

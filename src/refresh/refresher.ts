@@ -88,11 +88,19 @@ export function createRefresher<T>(options: RefresherOptions<T>): Refresher<T> {
     return inflight;
   };
 
-  const schedule = (): void => {
+  // Background runs start every refresh-interval, counted from the start of the previous run (on the monotonic
+  // clock), not from its end.
+  const runAndSchedule = (): void => {
+    const startedAt = clock.monotonic();
+    void refreshNow().then(() => schedule(startedAt));
+  };
+  const schedule = (startedAt: number): void => {
     if (stopped) return;
+    const nowMs = clock.now();
+    const lastStartMs = nowMs - (clock.monotonic() - startedAt);
     cancelTimer = clock.setTimer(
-      () => void refreshNow().then(schedule),
-      nextRunInMs(state, clock.now(), policy.refreshIntervalMs),
+      runAndSchedule,
+      nextRunInMs(state, nowMs, policy.refreshIntervalMs, lastStartMs),
     );
   };
 
@@ -116,7 +124,7 @@ export function createRefresher<T>(options: RefresherOptions<T>): Refresher<T> {
     firstData,
     start: () => {
       if (stopped) return;
-      if (background) void refreshNow().then(schedule);
+      if (background) runAndSchedule();
       else void refreshNow();
     },
     stop: async () => {

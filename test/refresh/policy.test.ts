@@ -72,6 +72,12 @@ describe('when the exporter may call the API', () => {
     expect(nextRunInMs(fresh(), 0, 10_000)).toBe(10_000);
     expect(nextRunInMs(fail(fresh(), 0, 120_000), 0, 10_000)).toBe(120_000);
   });
+
+  it('counts the interval from the start of the last run, and runs at once when a run outlasted it', () => {
+    expect(nextRunInMs(fresh(), 3000, 10_000, 0)).toBe(7000);
+    expect(nextRunInMs(fresh(), 12_000, 10_000, 0)).toBe(0);
+    expect(nextRunInMs(fail(fresh(), 3000, 120_000), 3000, 10_000, 0)).toBeGreaterThan(7000);
+  });
 });
 
 describe('what may be served', () => {

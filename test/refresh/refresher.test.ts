@@ -11,10 +11,16 @@ const log = pino({ level: 'silent' });
 
 /** An upstream in simulated time: each read takes delayMs and answers what `next` says at that moment. */
 function fakeUpstream(clock: FakeClock) {
-  const up = { delayMs: 100, calls: 0, answer: (): ReadOutcome<number> => ({ ok: true, value: up.calls }) };
+  const up = {
+    delayMs: 100,
+    calls: 0,
+    startedAt: [] as number[],
+    answer: (): ReadOutcome<number> => ({ ok: true, value: up.calls }),
+  };
   const read = () =>
     new Promise<ReadOutcome<number>>((resolve) => {
       up.calls++;
+      up.startedAt.push(clock.now());
       clock.setTimer(() => resolve(up.answer()), up.delayMs);
     });
   return { up, read };
@@ -162,6 +168,21 @@ describe('in the background', () => {
     await clock.advance(60_000);
     expect(up.calls).toBe(3);
     expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it('starts a read every refresh-interval from the start of the last one, however long each takes', async () => {
+    const { clock, up, r } = setup({ refreshIntervalMs: 10_000 });
+    const t0 = clock.now();
+    up.delayMs = 3000;
+    r.start();
+    await clock.advance(30_500);
+    // A read longer than the interval is followed at once by the next.
+    up.delayMs = 14_000;
+    await clock.advance(40_000);
+    const stopped = r.stop();
+    await clock.advance(14_000);
+    await stopped;
+    expect(up.startedAt.map((t) => t - t0)).toEqual([0, 10_000, 20_000, 30_000, 40_000, 54_000, 68_000]);
   });
 
   it('tells another collector when the first data has arrived, and not before', async () => {
