@@ -14,7 +14,9 @@ import type { StationList } from '../stations/schema.js';
 import type { Upstream } from '../upstream/exchange.js';
 import type { ReadingsData } from './data.js';
 import { READING_METRICS } from './metrics.js';
+import { futureDatedNotice, missingIdsNotice, unknownUnitNotice, workingNotice } from './notices.js';
 import { type FetchReadings, readReadings } from './read.js';
+import type { RoundCursor } from './rotation.js';
 import { idsToRead, runReadingsRound } from './round.js';
 import { type ServedReadings, servedReadings } from './served.js';
 import { readingsSource } from './source.js';
@@ -43,7 +45,7 @@ export interface ReadingsDeps {
 export function createReadingsCollector(deps: ReadingsDeps): ReadingsCollector {
   const { config, stations } = deps;
   const refresher = createReadingsRefresher({
-    fetchReadings: readReadings(deps.upstream),
+    fetchReadings: readReadings(deps.upstream, deps.clock?.now),
     stationList: stations.lastGood,
     settings: config.readings,
     maxBackoffMs: config.upstream.maxBackoffMs,
@@ -101,11 +103,24 @@ export interface ReadingsCollectorOptions {
 function createReadingsRefresher(options: ReadingsCollectorOptions): ReadingsRefresher {
   const { settings } = options;
   const log = options.log.child({ collector: 'measurements' });
-  const reportUnknownUnit = unknownUnitReporter(log);
+  const notices = {
+    unknownUnit: unknownUnitNotice(log),
+    futureDated: futureDatedNotice(log),
+    missingIds: missingIdsNotice(log),
+    working: workingNotice(log),
+  };
   const now = options.clock?.now ?? Date.now;
+  // Where the next round starts. Kept here, not in the state, because a round that fails as a whole (stopped
+  // at its first request) must move it on too.
+  let startAt: RoundCursor | undefined;
   return createRefresher<ReadingsData>({
     read: async (state) => {
       const list = options.stationList();
+      if (list)
+        notices.missingIds(
+          settings.stations,
+          list.stations.map((s) => s.id),
+        );
       const result = await runReadingsRound({
         ids: list ? idsToRead(list.stations, settings.stations) : [],
         fetch: options.fetchReadings,
@@ -114,10 +129,14 @@ function createReadingsRefresher(options: ReadingsCollectorOptions): ReadingsRef
         nowMs: now(),
         maxAgeMs: settings.maxAgeMs,
         interval: settings.interval,
+        startAt,
         log: log,
         ...(options.onRequest ? { onRequest: options.onRequest } : {}),
       });
-      if (result.ok) for (const u of result.value.round.unknownUnits) reportUnknownUnit(u.field, u.unit);
+      const round = result.ok ? result.value.round : result.stats;
+      startAt = round.resumeAt;
+      for (const u of round.unknownUnits) notices.unknownUnit(u);
+      for (const f of round.futureDated) notices.futureDated(f, now());
       return result;
     },
     // Rounds run only on their timer; the backoff after failed rounds has the same ceiling as the station list's.
@@ -133,30 +152,14 @@ function createReadingsRefresher(options: ReadingsCollectorOptions): ReadingsRef
     onAttempt: (_before, after, outcome) => {
       if (outcome.ok) {
         const { stations } = outcome.value.round;
-        log.debug(
-          { ...stations, duration_ms: Math.round(after.lastAttempt?.durationMs ?? 0) },
-          'readings round done',
-        );
+        const detail = { ...stations, duration_ms: Math.round(after.lastAttempt?.durationMs ?? 0) };
+        log.debug(detail, 'readings round done');
+        notices.working(true, detail);
       } else {
-        log.warn(
-          { reason: outcome.reason, consecutive_failures: after.consecutiveFailures },
-          `every readings request of the round failed: ${outcome.message}`,
-        );
+        const detail = { reason: outcome.reason, consecutive_failures: after.consecutiveFailures };
+        log.warn(detail, `every readings request of the round failed: ${outcome.message}`);
+        notices.working(false, detail);
       }
     },
   });
-}
-
-// Bounds what an API sending a new unit text every round can make the exporter remember.
-const MAX_UNITS_REMEMBERED = 256;
-
-/** Logs a unit we do not convert once per field and unit, with the unit's text, however many rounds send it. */
-function unknownUnitReporter(log: Logger): (field: string, unit: string) => void {
-  const seen = new Set<string>();
-  return (field, unit) => {
-    const key = JSON.stringify([field, unit]);
-    if (seen.has(key) || seen.size >= MAX_UNITS_REMEMBERED) return;
-    seen.add(key);
-    log.warn({ field, unit }, 'readings field left out: its unit is not one the exporter converts');
-  };
 }

@@ -53,13 +53,19 @@ export const READING_METRICS = {
     name: 'cityair_measurements_fields_skipped',
     type: 'gauge',
     labels: ['reason'],
-    help: `Fields of the newest rows left out, by reason (missing, not_a_number, no_unit, unknown_unit, unit_mismatch, invalid_name, too_many). ${ROUND}`,
+    help: `Fields of the newest rows left out, by reason (missing, not_a_number, no_unit, unknown_unit, unit_mismatch, invalid_name, too_many, out_of_range). ${ROUND}`,
   },
   rowsRejected: {
     name: 'cityair_measurements_rows_rejected',
     type: 'gauge',
     labels: [],
-    help: `Rows dropped because their date was not a UTC time or they named another station. ${ROUND}`,
+    help: `Rows dropped because their date was not an ISO time with an offset or they named another station. ${ROUND}`,
+  },
+  rowsFutureDated: {
+    name: 'cityair_measurements_rows_future_dated',
+    type: 'gauge',
+    labels: [],
+    help: `Rows dated more than 5 minutes ahead of the exporter's clock (a station clock running ahead), never served. ${ROUND}`,
   },
   lastRound: {
     name: 'cityair_measurements_last_round_timestamp_seconds',

@@ -13,11 +13,15 @@ export interface ReadingsQuery {
 /** One station's readings as a function, so a round of reads needs no network in its tests. */
 export type FetchReadings = (id: number, query: ReadingsQuery) => Promise<Result<ParsedReadings>>;
 
-export function readReadings(upstream: Pick<Upstream, 'getJson'>): FetchReadings {
+/** `now` is the exporter's clock at the moment an answer is read: rows dated ahead of it are not served. */
+export function readReadings(
+  upstream: Pick<Upstream, 'getJson'>,
+  now: () => number = Date.now,
+): FetchReadings {
   return async (id, query) => {
     const path = readingsPath(id, query);
     if (path === undefined) return failure('invalid_payload', `station id ${id} is not a usable integer`);
-    return upstream.getJson(path, (json) => parseReadings(id, json));
+    return upstream.getJson(path, (json) => parseReadings(id, json, now()));
   };
 }
 

@@ -3,36 +3,14 @@
 // rounds run and what happens between them, and a round can be tested without a network.
 
 import type { RecordRequest } from '../exposition/request-metrics.js';
-import {
-  FAILURE_REASONS,
-  type Failure,
-  type FailureReason,
-  failure,
-  type Result,
-} from '../upstream/failure.js';
-import {
-  READING_STATES,
-  type ReadingState,
-  type ReadingsData,
-  type RoundStats,
-  readingExpiresAtMs,
-  type UnknownUnit,
-} from './data.js';
+import { type Failure, failure, type Result } from '../upstream/failure.js';
+import { type ReadingsData, type RoundStats, readingExpiresAtMs } from './data.js';
 import type { FetchReadings } from './read.js';
-import {
-  type ParsedReadings,
-  type ReadingsInterval,
-  SKIP_REASONS,
-  type SkippedField,
-  type SkipReason,
-  type StationReading,
-} from './schema.js';
+import { nextCursor, type RoundCursor, rotate } from './rotation.js';
+import { allFailed, logRound, type RoundLog, type Settled, tally } from './round-stats.js';
+import type { ParsedReadings, ReadingsInterval, StationReading } from './schema.js';
 
-/** The two levels a round logs at; a pino Logger fits. */
-export interface RoundLog {
-  warn(obj: object, msg: string): void;
-  debug(obj: object, msg: string): void;
-}
+export type { RoundLog } from './round-stats.js';
 
 export interface ReadingsRoundOptions {
   /** The only stations asked for: ids of the last good station list (and of --measurements.stations). */
@@ -46,6 +24,8 @@ export interface ReadingsRoundOptions {
   /** Rows after nowMs − maxAgeMs are asked for; a newer row is fresh, an older one stale. */
   readonly maxAgeMs: number;
   readonly interval: ReadingsInterval;
+  /** The station to start with: where the last round stopped (its stats' resumeAt). The top when unset. */
+  readonly startAt?: RoundCursor | undefined;
   readonly log?: RoundLog;
   /** Called once per request sent, for the request counters. */
   readonly onRequest?: RecordRequest;
@@ -56,8 +36,6 @@ export type ReadingsRoundResult =
   | { readonly ok: true; readonly value: ReadingsData; readonly retryAfterMs?: number }
   /** Every request failed: the collector keeps its data and backs off. */
   | (Failure & { readonly stats: RoundStats });
-
-const MAX_UNKNOWN_UNITS = 20;
 
 /**
  * The ids a round may ask for: those of the last good station list, narrowed to --measurements.stations when it
@@ -73,22 +51,9 @@ export function idsToRead(
   return ids;
 }
 
-type Settled =
-  | {
-      readonly state: 'fresh' | 'stale';
-      readonly reading: StationReading;
-      readonly skipped: readonly SkippedField[];
-      readonly rejectedRows: number;
-    }
-  | { readonly state: 'empty' }
-  | { readonly state: 'failed'; readonly failure: Failure };
-
-const zeroes = <K extends string>(keys: readonly K[]): Record<K, number> =>
-  Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
-
 export async function runReadingsRound(options: ReadingsRoundOptions): Promise<ReadingsRoundResult> {
   const t0 = performance.now();
-  const ids = [...new Set(options.ids)];
+  const { order, start } = rotate([...new Set(options.ids)], options.startAt);
   const settled = new Map<number, Settled>();
   let stop: Failure | undefined;
   let next = 0;
@@ -96,10 +61,9 @@ export async function runReadingsRound(options: ReadingsRoundOptions): Promise<R
   // A fixed set of workers pulling the next id: never more than `concurrency` requests, and a request that
   // asks to wait stops every worker before its next request.
   const worker = async (): Promise<void> => {
-    while (stop === undefined && next < ids.length) {
-      const id = ids[next++] as number;
-      const outcome = await readOne(options, id);
-      const s = settle(outcome, options);
+    while (stop === undefined && next < order.length) {
+      const id = order[next++] as number;
+      const s = settle(await readOne(options, id), options);
       settled.set(id, s);
       if (s.state === 'failed') {
         options.log?.debug(
@@ -110,13 +74,24 @@ export async function runReadingsRound(options: ReadingsRoundOptions): Promise<R
       }
     }
   };
-  const workers = Math.max(1, Math.min(Math.floor(options.concurrency) || 1, ids.length));
-  await Promise.all(Array.from({ length: ids.length === 0 ? 0 : workers }, worker));
+  const workers = Math.max(1, Math.min(Math.floor(options.concurrency) || 1, order.length));
+  await Promise.all(Array.from({ length: order.length === 0 ? 0 : workers }, worker));
 
-  const stats = tally(ids, settled, options, performance.now() - t0, stop);
+  const refused = (position: number): boolean => {
+    const s = settled.get(order[position] as number);
+    return s?.state === 'failed' && asksToWait(s.failure);
+  };
+  const stats = tally({
+    ids: order,
+    settled,
+    startedAtMs: options.nowMs,
+    durationMs: performance.now() - t0,
+    stop,
+    resumeAt: nextCursor(order, start, next, refused),
+  });
   logRound(options.log, stats, settled, stop);
   if (stats.requests > 0 && stats.stations.failed === stats.requests) return allFailed(stats, settled, stop);
-  const data: ReadingsData = { readings: merge(ids, settled, options.previous), round: stats };
+  const data: ReadingsData = { readings: merge(order, settled, options.previous), round: stats };
   return stats.retryAfterMs === undefined
     ? { ok: true, value: data }
     : { ok: true, value: data, retryAfterMs: stats.retryAfterMs };
@@ -131,12 +106,7 @@ function merge(
   const readings = new Map<number, StationReading>();
   for (const id of ids) {
     const s = settled.get(id);
-    const reading =
-      s === undefined || s.state === 'failed'
-        ? previous?.readings.get(id)
-        : s.state === 'empty'
-          ? undefined
-          : s.reading;
+    const reading = s === undefined || s.state === 'failed' ? previous?.readings.get(id) : s.parsed.reading;
     if (reading) readings.set(id, reading);
   }
   return readings;
@@ -160,93 +130,11 @@ async function readOne(options: ReadingsRoundOptions, id: number): Promise<Resul
 
 function settle(outcome: Result<ParsedReadings>, options: ReadingsRoundOptions): Settled {
   if (!outcome.ok) return { state: 'failed', failure: outcome };
-  const { reading, skipped, rejectedRows } = outcome.value;
-  if (reading === undefined) return { state: 'empty' };
-  const fresh = options.nowMs <= readingExpiresAtMs(reading, options.maxAgeMs);
-  return { state: fresh ? 'fresh' : 'stale', reading, skipped, rejectedRows };
+  const parsed = outcome.value;
+  if (parsed.reading === undefined) return { state: 'empty', parsed };
+  const fresh = options.nowMs <= readingExpiresAtMs(parsed.reading, options.maxAgeMs);
+  return { state: fresh ? 'fresh' : 'stale', parsed };
 }
 
 /** 429 always (asking again at once feeds the limit), 503 only with a Retry-After. */
 const asksToWait = (f: Failure): boolean => f.reason === 'rate_limited' || f.retryAfterMs !== undefined;
-
-function tally(
-  ids: readonly number[],
-  settled: ReadonlyMap<number, Settled>,
-  options: ReadingsRoundOptions,
-  durationMs: number,
-  stop: Failure | undefined,
-): RoundStats {
-  const stations = zeroes<ReadingState>(READING_STATES);
-  const skippedFields = zeroes<SkipReason>(SKIP_REASONS);
-  const failures = zeroes<FailureReason>(FAILURE_REASONS);
-  const unknownUnits = new Map<string, UnknownUnit>();
-  let rejectedRows = 0;
-  for (const id of ids) {
-    const s = settled.get(id);
-    stations[s?.state ?? 'deferred']++;
-    if (s?.state === 'failed') failures[s.failure.reason]++;
-    if (s?.state !== 'fresh' && s?.state !== 'stale') continue;
-    rejectedRows += s.rejectedRows;
-    for (const skip of s.skipped) {
-      skippedFields[skip.reason]++;
-      if (skip.reason !== 'unknown_unit' || skip.unit === undefined) continue;
-      const key = `${skip.field}\u0000${skip.unit}`;
-      if (unknownUnits.size < MAX_UNKNOWN_UNITS && !unknownUnits.has(key))
-        unknownUnits.set(key, { field: skip.field, unit: skip.unit });
-    }
-  }
-  return {
-    startedAtMs: options.nowMs,
-    durationMs,
-    stations,
-    skippedFields,
-    rejectedRows,
-    requests: settled.size,
-    failures,
-    unknownUnits: [...unknownUnits.values()],
-    retryAfterMs: stop?.retryAfterMs,
-  };
-}
-
-/** One warning per round at most, however many stations failed: the debug level has each of them. */
-function logRound(
-  log: RoundLog | undefined,
-  stats: RoundStats,
-  settled: ReadonlyMap<number, Settled>,
-  stop: Failure | undefined,
-): void {
-  // None failed: nothing to say. All failed: the round itself fails, and the collector says so with its backoff.
-  if (!log || stats.stations.failed === 0 || stats.stations.failed === stats.requests) return;
-  const reasons = Object.fromEntries(Object.entries(stats.failures).filter(([, n]) => n > 0));
-  log.warn(
-    {
-      failed: stats.stations.failed,
-      requests: stats.requests,
-      reasons,
-      deferred: stats.stations.deferred,
-      retry_after_ms: stats.retryAfterMs,
-      example: firstFailure(settled)?.message,
-    },
-    stop ? 'readings round stopped: the API asked to wait' : 'readings requests failed for some stations',
-  );
-}
-
-function firstFailure(settled: ReadonlyMap<number, Settled>): Failure | undefined {
-  for (const s of settled.values()) if (s.state === 'failed') return s.failure;
-  return undefined;
-}
-
-/** The failure of a round without one good answer: the one that asked to wait, else the commonest reason. */
-function allFailed(
-  stats: RoundStats,
-  settled: ReadonlyMap<number, Settled>,
-  stop: Failure | undefined,
-): Failure & { readonly stats: RoundStats } {
-  const commonest = FAILURE_REASONS.reduce((best, r) =>
-    stats.failures[r] > stats.failures[best] ? r : best,
-  );
-  const reason: FailureReason = stop?.reason ?? commonest;
-  const first = stop ?? firstFailure(settled);
-  const message = `all ${stats.requests} readings requests failed; ${first?.message ?? ''}`;
-  return { ...failure(reason, message, stats.retryAfterMs), stats };
-}

@@ -3,9 +3,12 @@
 // its unit and its number are all understood, and every field left out is counted with a reason.
 import { z } from 'zod';
 import { failure, type Result } from '../upstream/failure.js';
+import { isFutureDated, parseUtcDate } from './dates.js';
+import { aqiRange, convertWithin, PHYSICAL_RANGES, type Range } from './ranges.js';
 import { type Quantity, recogniseUnit, type Unit } from './units.js';
 
 export type { ReadingsInterval } from '../config/setting-values.js';
+export { parseUtcDate };
 
 /** The averaging intervals the exporter may ask for (--measurements.interval). */
 
@@ -16,7 +19,7 @@ export interface StationReading {
   /** Substance label ('pm2.5', 'pm10', 'co', ...) to µg/m³. */
   readonly concentrations: ReadonlyMap<string, number>;
   readonly temperatureCelsius: number | undefined;
-  /** 0..1 as sent (upstream % ÷ 100); not clamped. */
+  /** 0..1 (upstream % ÷ 100). */
   readonly humidityRatio: number | undefined;
   readonly pressurePascals: number | undefined;
   /** Index label ('cityair') to value. */
@@ -39,6 +42,8 @@ export const SKIP_REASONS = [
   'invalid_name',
   /** Over the per-station cap on substances or indices. */
   'too_many',
+  /** Outside the physically possible range of its quantity once converted (see ranges.ts), or not finite. */
+  'out_of_range',
 ] as const;
 
 export type SkipReason = (typeof SKIP_REASONS)[number];
@@ -51,19 +56,23 @@ export interface SkippedField {
   readonly unit?: string;
 }
 
-/** One valid answer: the newest row's reading (undefined when `data` is empty: no row in the window asked for). */
+/** Rows of an answer that are not served, besides the ones it was built from. */
+interface RowCounts {
+  /** Rows dropped: no ISO date with an offset, or a postId naming another station. */
+  readonly rejectedRows: number;
+  /** Rows dated more than FUTURE_TOLERANCE_MS ahead of the exporter's clock, never served; absent when none. */
+  readonly futureRows?: number;
+  /** The latest of those dates, for the log line. */
+  readonly newestFutureMs?: number;
+}
+
+/**
+ * One valid answer: the newest row's reading, or undefined when no row may be served (`data` empty: no row in
+ * the window asked for; or every row dated in the future).
+ */
 export type ParsedReadings =
-  | {
-      readonly reading: StationReading;
-      readonly skipped: readonly SkippedField[];
-      /** Rows dropped: no UTC date, or a postId naming another station. */
-      readonly rejectedRows: number;
-    }
-  | {
-      readonly reading: undefined;
-      readonly skipped: readonly [];
-      readonly rejectedRows: 0;
-    };
+  | (RowCounts & { readonly reading: StationReading; readonly skipped: readonly SkippedField[] })
+  | (RowCounts & { readonly reading: undefined; readonly skipped: readonly [] });
 
 // Upstream names become label values. Only short lowercase ASCII names pass, so a label can never carry markup,
 // quotes or a new line, and the caps bound the series one station can add, whatever the answer holds.
@@ -92,36 +101,21 @@ const rowSchema = z.looseObject({
 const namesOther = (postId: unknown, id: number): boolean =>
   (typeof postId === 'number' || typeof postId === 'string') && String(postId) !== String(id);
 
-// UTC only: a trailing Z (seen) or an explicit +00:00. Each part is range-checked, because Date.parse rolls
-// 30 February over into March instead of refusing it.
-const UTC_DATE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|\+00:?00)$/;
-
-export function parseUtcDate(text: string): number | undefined {
-  const m = UTC_DATE.exec(text);
-  if (!m) return undefined;
-  const n = (i: number): number => Number(m[i] ?? '0');
-  const [y, mo, d, h, mi, s] = [n(1), n(2), n(3), n(4), n(5), n(6)] as const;
-  const ms = Math.floor(Number(`0.${m[7] ?? '0'}`) * 1000);
-  const at = Date.UTC(y, mo - 1, d, h, mi, s, ms);
-  const back = new Date(at);
-  const sameDay = back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d;
-  return sameDay && h < 24 && mi < 60 && s < 60 ? at : undefined;
-}
-
 const cut = (s: string): string => (s.length > 64 ? `${s.slice(0, 61)}...` : s);
 
 /**
- * Validates one answer for station `id`. A wrong outer shape, or rows of which none is valid, fail the answer;
- * an empty `data` is a station without a reading. Of the valid rows the one with the greatest date is used (rows
- * come oldest first, so on a tie the later one wins).
+ * Validates one answer for station `id`, read at `nowMs`. A wrong outer shape, or rows of which none is valid,
+ * fail the answer; an empty `data` is a station without a reading. Of the valid rows not dated in the future the
+ * one with the greatest date is used (rows come oldest first, so on a tie the later one wins).
  */
-export function parseReadings(id: number, body: unknown): Result<ParsedReadings> {
+export function parseReadings(id: number, body: unknown, nowMs: number = Date.now()): Result<ParsedReadings> {
   const parsed = answerSchema.safeParse(body);
   if (!parsed.success) return failure('invalid_payload', `readings answer: ${firstIssue(parsed.error)}`);
   const { data } = parsed.data;
-  if (data.length === 0) return { ok: true, value: { reading: undefined, skipped: [], rejectedRows: 0 } };
   let newest: { row: Record<string, unknown>; atMs: number } | undefined;
   let rejectedRows = 0;
+  let futureRows = 0;
+  let newestFutureMs: number | undefined;
   let firstProblem = '';
   for (let i = 0; i < data.length; i++) {
     const row = rowSchema.safeParse(data[i]);
@@ -133,16 +127,20 @@ export function parseReadings(id: number, body: unknown): Result<ParsedReadings>
         ? `row ${i}: ${firstIssue(row.error)}`
         : otherStation
           ? `row ${i}: postId ${String(row.data.postId).slice(0, 20)} is not station ${id}`
-          : `row ${i}: date is not a UTC ISO time`;
-      continue;
-    }
-    if (newest === undefined || atMs >= newest.atMs) newest = { row: row.data, atMs };
+          : `row ${i}: date is not an ISO time with an offset`;
+    } else if (isFutureDated(atMs, nowMs)) {
+      futureRows++;
+      newestFutureMs = Math.max(atMs, newestFutureMs ?? atMs);
+    } else if (newest === undefined || atMs >= newest.atMs) newest = { row: row.data, atMs };
   }
-  if (newest === undefined) {
+  const counts: RowCounts =
+    newestFutureMs === undefined ? { rejectedRows } : { rejectedRows, futureRows, newestFutureMs };
+  if (newest === undefined && futureRows === 0 && rejectedRows > 0) {
     return failure('invalid_payload', `none of the ${data.length} rows is valid; ${firstProblem}`);
   }
+  if (newest === undefined) return { ok: true, value: { reading: undefined, skipped: [], ...counts } };
   const units = parsed.data.meta?.units ?? {};
-  return { ok: true, value: { ...readRow(id, newest.row, newest.atMs, units), rejectedRows } };
+  return { ok: true, value: { ...readRow(id, newest.row, newest.atMs, units), ...counts } };
 }
 
 function firstIssue(error: z.ZodError): string {
@@ -159,7 +157,7 @@ function readRow(
 ): { reading: StationReading; skipped: SkippedField[] } {
   const skipped: SkippedField[] = [];
   const concentrations = new Map<string, number>();
-  const weather: Partial<Record<'temperature' | 'humidity' | 'pressure', number>> = {};
+  const weather: Partial<Record<WeatherKey, number>> = {};
   for (const field of fieldsOf(units, skipped)) {
     const value = Object.hasOwn(row, field) ? row[field] : undefined;
     const unitText = Object.hasOwn(units, field) ? units[field] : undefined;
@@ -203,12 +201,11 @@ function fieldsOf(units: Record<string, unknown>, skipped: SkippedField[]): stri
   return fields;
 }
 
-const WEATHER: Readonly<
-  Record<string, { quantity: Quantity; key: 'temperature' | 'humidity' | 'pressure' }>
-> = {
-  temperature: { quantity: 'temperature', key: 'temperature' },
-  humidity: { quantity: 'percent', key: 'humidity' },
-  pressure: { quantity: 'pressure', key: 'pressure' },
+type WeatherKey = 'temperature' | 'humidity' | 'pressure';
+const WEATHER: Readonly<Record<string, { quantity: Quantity; key: WeatherKey; range: Range }>> = {
+  temperature: { quantity: 'temperature', key: 'temperature', range: PHYSICAL_RANGES.temperature },
+  humidity: { quantity: 'percent', key: 'humidity', range: PHYSICAL_RANGES.humidity },
+  pressure: { quantity: 'pressure', key: 'pressure', range: PHYSICAL_RANGES.pressure },
 };
 
 /** Stores a converted value where it belongs, or says why it cannot. */
@@ -217,20 +214,24 @@ function place(
   value: number,
   unit: Unit | undefined,
   concentrations: Map<string, number>,
-  weather: Partial<Record<'temperature' | 'humidity' | 'pressure', number>>,
+  weather: Partial<Record<WeatherKey, number>>,
 ): SkipReason | undefined {
   if (unit === undefined) return 'unknown_unit';
   const target = Object.hasOwn(WEATHER, field) ? WEATHER[field] : undefined;
   if (target) {
     if (unit.quantity !== target.quantity) return 'unit_mismatch';
-    weather[target.key] = value * unit.factor;
+    const converted = convertWithin(value, unit.factor, target.range);
+    if (converted === undefined) return 'out_of_range';
+    weather[target.key] = converted;
     return undefined;
   }
   if (unit.quantity !== 'concentration') return 'unit_mismatch';
   const substance = field === 'pm2' ? 'pm2.5' : field;
   if (substance !== 'pm2.5' && !LABEL_NAME.test(substance)) return 'invalid_name';
+  const converted = convertWithin(value, unit.factor, PHYSICAL_RANGES.concentration);
+  if (converted === undefined) return 'out_of_range';
   if (concentrations.size >= MAX_SUBSTANCES) return 'too_many';
-  concentrations.set(substance, value * unit.factor);
+  concentrations.set(substance, converted);
   return undefined;
 }
 
@@ -249,8 +250,12 @@ function readAqi(raw: unknown, skipped: SkippedField[]): Map<string, number> {
     else if (value === undefined || value === null) skipped.push({ field, reason: 'missing' });
     else if (typeof value !== 'number' || !Number.isFinite(value))
       skipped.push({ field, reason: 'not_a_number' });
-    else if (out.size >= MAX_AQI_INDICES) skipped.push({ field, reason: 'too_many' });
-    else out.set(label, value);
+    else {
+      const inRange = convertWithin(value, 1, aqiRange(label));
+      if (inRange === undefined) skipped.push({ field, reason: 'out_of_range' });
+      else if (out.size >= MAX_AQI_INDICES) skipped.push({ field, reason: 'too_many' });
+      else out.set(label, inRange);
+    }
   }
   return out;
 }

@@ -15,6 +15,9 @@ import type { ServedReadings } from './served.js';
 // prom-client prints values with `${value}`, which Prometheus parses back to the same float64; ids are
 // integers from JSON, printed in full (never 1e+21-style below 2^53).
 const num = (v: number): string => String(v);
+// The schema exports only finite numbers; this keeps a non-finite one from ever being printed, should a
+// value reach the text some other way.
+const printable = (v: number | undefined): v is number => v !== undefined && Number.isFinite(v);
 
 type Pick1 = (r: StationReading) => number | undefined;
 type PickMany = (r: StationReading) => ReadonlyMap<string, number>;
@@ -24,7 +27,7 @@ function single(spec: MetricSpec, shown: readonly StationReading[], pick: Pick1)
   let lines = '';
   for (const r of shown) {
     const v = pick(r);
-    if (v !== undefined) lines += `${spec.name}{id="${r.id}"} ${num(v)}\n`;
+    if (printable(v)) lines += `${spec.name}{id="${r.id}"} ${num(v)}\n`;
   }
   return lines === '' ? '' : familyHeader(spec) + lines;
 }
@@ -36,7 +39,9 @@ function labelled(spec: MetricSpec, label: string, shown: readonly StationReadin
     const values = pick(r);
     if (values.size === 0) continue;
     for (const name of [...values.keys()].sort()) {
-      lines += `${spec.name}{id="${r.id}",${label}="${escapeLabelValue(name)}"} ${num(values.get(name) as number)}\n`;
+      const v = values.get(name);
+      if (printable(v))
+        lines += `${spec.name}{id="${r.id}",${label}="${escapeLabelValue(name)}"} ${num(v)}\n`;
     }
   }
   return lines === '' ? '' : familyHeader(spec) + lines;
@@ -51,6 +56,7 @@ export function renderRoundHealth(stats: RoundStats): string {
   for (const reason of SKIP_REASONS)
     text += `${M.fieldsSkipped.name}{reason="${reason}"} ${stats.skippedFields[reason]}\n`;
   text += singleSample(M.rowsRejected, stats.rejectedRows);
+  text += singleSample(M.rowsFutureDated, stats.futureRows);
   text += singleSample(M.lastRound, stats.startedAtMs / 1000);
   text += singleSample(M.lastRoundDuration, stats.durationMs / 1000);
   return text;

@@ -1,5 +1,7 @@
-// The units a readings answer may name, and how each converts to the exported base unit. Only the spellings
-// listed here are recognised: a unit outside them leaves its field out, never exported unconverted.
+// The units a readings answer may name, read part by part. Hosts spell the same unit many ways (µ, μ, u, mc or
+// мк for micro; ³ or 3; Latin or Cyrillic letters; any case or spacing), so each part is normalised and matched
+// on its own instead of listing whole strings. A text that does not parse leaves its field out: nothing is
+// exported unconverted.
 
 export type Quantity = 'concentration' | 'temperature' | 'percent' | 'pressure';
 export interface Unit {
@@ -8,29 +10,53 @@ export interface Unit {
   readonly factor: number;
 }
 
-// Keys are the unit text lowercased with every space removed: exactly the spellings the readings issue lists.
-const UNITS: ReadonlyMap<string, Unit> = new Map<string, Unit>([
-  ['mg/m³', { quantity: 'concentration', factor: 1000 }],
-  ['mg/m3', { quantity: 'concentration', factor: 1000 }],
-  ['мг/м³', { quantity: 'concentration', factor: 1000 }],
-  ['\u00b5g/m³', { quantity: 'concentration', factor: 1 }],
-  ['\u03bcg/m³', { quantity: 'concentration', factor: 1 }],
-  ['ug/m3', { quantity: 'concentration', factor: 1 }],
-  ['мкг/м³', { quantity: 'concentration', factor: 1 }],
-  ['°c', { quantity: 'temperature', factor: 1 }],
-  ['℃', { quantity: 'temperature', factor: 1 }],
-  ['c', { quantity: 'temperature', factor: 1 }],
-  ['%', { quantity: 'percent', factor: 0.01 }],
-  ['mmhg', { quantity: 'pressure', factor: 133.322 }],
-  ['ммрт.ст.', { quantity: 'pressure', factor: 133.322 }],
-  ['hpa', { quantity: 'pressure', factor: 100 }],
-  ['гпа', { quantity: 'pressure', factor: 100 }],
-  ['mbar', { quantity: 'pressure', factor: 100 }],
-  ['kpa', { quantity: 'pressure', factor: 1000 }],
-  ['pa', { quantity: 'pressure', factor: 1 }],
-]);
+// No unit text is longer; a longer one is refused before any work is spent on it.
+const MAX_UNIT_LENGTH = 32;
 
-/** The unit a text names, or undefined: case and spaces (any Unicode space) do not matter, nothing else is guessed. */
+/** Mass prefixes, each spelling to its weight in micrograms. */
+const MASS_PREFIXES: ReadonlyMap<string, number> = new Map([
+  ['', 1e6],
+  ['m', 1e3],
+  ['м', 1e3],
+  ['μ', 1],
+  ['u', 1],
+  ['mc', 1],
+  ['мк', 1],
+  ['n', 1e-3],
+  ['н', 1e-3],
+]);
+const CONCENTRATION = /^(|m|м|μ|u|mc|мк|n|н)(?:g|г)\/(?:m|м)(?:3|\^3)$/u;
+
+const PRESSURE_PREFIXES: ReadonlyMap<string, number> = new Map([
+  ['', 1],
+  ['h', 100],
+  ['г', 100],
+  ['k', 1000],
+  ['к', 1000],
+]);
+const PASCALS = /^(|h|г|k|к)(?:pa|па)$/u;
+const MILLIBARS = /^(?:m|м)(?:bar|бар)$/u;
+/** mm Hg, мм рт. ст. (dots are dropped before matching). */
+const MM_HG = /^(?:mmhg|ммртст)$/u;
+/** °C, ℃ (°c once normalised), degC, or a bare C; Latin or Cyrillic C. */
+const CELSIUS = /^(?:°|deg)?(?:c|с)$/u;
+const PERCENT = /^%(?:rh)?$/u;
+
+/**
+ * The unit a text names, or undefined. NFKC folds the micro sign into Greek mu, ³ into 3 and ℃ into °C;
+ * case and every Unicode space are ignored. Nothing beyond the forms above is guessed.
+ */
 export function recogniseUnit(text: string): Unit | undefined {
-  return UNITS.get(text.toLowerCase().replace(/\s+/gu, ''));
+  if (text.length > MAX_UNIT_LENGTH) return undefined;
+  const t = text.normalize('NFKC').toLowerCase().replace(/\s+/gu, '');
+  const mass = CONCENTRATION.exec(t);
+  if (mass) return { quantity: 'concentration', factor: MASS_PREFIXES.get(mass[1] ?? '') ?? Number.NaN };
+  if (CELSIUS.test(t)) return { quantity: 'temperature', factor: 1 };
+  if (PERCENT.test(t)) return { quantity: 'percent', factor: 0.01 };
+  const p = t.replace(/\./g, '');
+  const pascals = PASCALS.exec(p);
+  if (pascals) return { quantity: 'pressure', factor: PRESSURE_PREFIXES.get(pascals[1] ?? '') ?? Number.NaN };
+  if (MILLIBARS.test(p)) return { quantity: 'pressure', factor: 100 };
+  if (MM_HG.test(p)) return { quantity: 'pressure', factor: 133.322 };
+  return undefined;
 }

@@ -69,7 +69,14 @@ function stationsOf(state: () => CollectorState<StationList>, maxAgeMs = 10 * MI
 
 function setup(clock: FakeClock, ids: number[], settings: Partial<Config['readings']> = {}) {
   const asked: number[][] = [];
-  const logLines: { msg: string; field?: string; unit?: string }[] = [];
+  const logLines: {
+    level: number;
+    msg: string;
+    field?: string;
+    unit?: string;
+    id?: number;
+    ids?: number[];
+  }[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
       logLines.push(JSON.parse(String(chunk)));
@@ -156,7 +163,8 @@ describe('the readings collector', () => {
     expect(t.asked.at(-1)).toEqual([]);
     await clock.advance(2 * MINUTE);
     await t.collector.stop();
-    expect(t.asked.at(-1)).toEqual([1, 2]);
+    // The round resumes with the station the API refused.
+    expect(t.asked.at(-1)).toEqual([2, 1]);
   });
 
   it('logs a unit it does not convert once per field and unit, however many rounds send it', async () => {
@@ -168,6 +176,74 @@ describe('the readings collector', () => {
     await t.collector.stop();
     const unknown = t.logLines.filter((l) => l.msg.includes('unit is not one the exporter converts'));
     expect(unknown).toEqual([expect.objectContaining({ field: 'ch2o', unit: 'ppb' })]);
+  });
+});
+
+describe('the readings log', () => {
+  const INFO = 30;
+  const WARN = 40;
+
+  it('names a station whose rows are dated ahead of the clock once, however many rounds send them', async () => {
+    const clock = fakeClock();
+    const t = setup(clock, [1, 2, 3]);
+    t.setReply(async (id) =>
+      id === 3 ? answer(id, clock.now() - MINUTE) : answer(id, Date.UTC(2099, 0, 1)),
+    );
+    t.newRound();
+    t.collector.start();
+    await clock.advance(16 * MINUTE);
+    await t.collector.stop();
+    const ahead = t.logLines.filter((l) => l.msg.includes("dated ahead of the exporter's clock"));
+    expect(ahead.map((l) => [l.level, l.id])).toEqual([
+      [WARN, 1],
+      [WARN, 2],
+    ]);
+    expect(t.collector.state().current?.data.round.futureRows).toBe(2);
+  });
+
+  it('warns once about --measurements.stations ids the list lacks, and again when that set changes', async () => {
+    const clock = fakeClock();
+    const t = setup(clock, [1, 2, 3], { stations: [2, 3, 99, 98] });
+    const missing = () =>
+      t.logLines
+        .filter((l) => l.msg.includes('--measurements.stations names stations'))
+        .map((l) => [l.level, l.ids]);
+    t.newRound();
+    t.collector.start();
+    await clock.advance(11 * MINUTE);
+    expect(missing()).toEqual([[WARN, [98, 99]]]);
+    t.setListed(() => [1, 2]);
+    await clock.advance(10 * MINUTE);
+    expect(missing()).toEqual([
+      [WARN, [98, 99]],
+      [WARN, [3, 98, 99]],
+    ]);
+    t.setListed(() => [2, 3, 98, 99]);
+    await clock.advance(10 * MINUTE);
+    await t.collector.stop();
+    expect(missing()).toHaveLength(2);
+  });
+
+  it('says at info when readings first work, and at each change between working and failing', async () => {
+    const clock = fakeClock();
+    const t = setup(clock, [1, 2]);
+    let up = true;
+    t.setReply(async (id) =>
+      up ? answer(id, clock.now() - MINUTE) : { ok: false, reason: 'http_5xx', message: 'HTTP 502' },
+    );
+    t.newRound();
+    t.collector.start();
+    await clock.advance(11 * MINUTE);
+    up = false;
+    await clock.advance(15 * MINUTE);
+    up = true;
+    await clock.advance(15 * MINUTE);
+    await t.collector.stop();
+    expect(t.logLines.filter((l) => l.level === INFO).map((l) => l.msg)).toEqual([
+      'readings work: first successful round',
+      'readings stopped working: every request of the round failed',
+      'readings work again',
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 // The readings answer is undocumented and untrusted: these pin what becomes a number, what is left out and why.
 import { describe, expect, it } from 'vitest';
+import { FUTURE_TOLERANCE_MS } from '../../src/readings/dates.js';
 import {
   indexLabel,
   type ParsedReadings,
@@ -32,41 +33,62 @@ function skips(result: Result<ParsedReadings>): string[] {
 }
 
 describe('units', () => {
-  // value 2 in the given unit -> expected value in the exporter's unit
-  const cases: ReadonlyArray<readonly [string, string, number]> = [
-    ['pm10', 'mg/m³', 2000],
-    ['pm10', 'mg/m3', 2000],
-    ['pm10', 'MG/M3', 2000],
-    ['pm10', ' mg / m³ ', 2000],
-    ['pm10', 'мг/м³', 2000],
-    ['pm10', 'МГ/М³', 2000],
-    ['pm10', '\u00b5g/m³', 2],
-    ['pm10', '\u03bcg/m³', 2],
-    ['pm10', '\u039cG/M³', 2],
-    ['pm10', 'ug/m3', 2],
-    ['pm10', 'UG/M3', 2],
-    ['pm10', 'мкг/м³', 2],
-    ['temperature', '°C', 2],
-    ['temperature', '°c', 2],
-    ['temperature', '℃', 2],
-    ['temperature', 'C', 2],
-    ['humidity', '%', 0.02],
-    ['pressure', 'mm Hg', 266.644],
-    ['pressure', 'mmHg', 266.644],
-    ['pressure', 'MM HG', 266.644],
-    ['pressure', 'мм рт. ст.', 266.644],
-    ['pressure', 'мм рт.ст.', 266.644],
-    ['pressure', 'hPa', 200],
-    ['pressure', 'HPA', 200],
-    ['pressure', 'гПа', 200],
-    ['pressure', 'mbar', 200],
-    ['pressure', 'kPa', 2000],
-    ['pressure', 'Pa', 2],
+  // [field, unit text, value sent, value exported]
+  const cases: ReadonlyArray<readonly [string, string, number, number]> = [
+    ['pm10', 'mg/m³', 2, 2000],
+    ['pm10', 'mg/m3', 2, 2000],
+    ['pm10', 'MG/M3', 2, 2000],
+    ['pm10', ' mg / m³ ', 2, 2000],
+    ['pm10', 'mg/m^3', 2, 2000],
+    ['pm10', 'мг/м³', 2, 2000],
+    ['pm10', 'мг/м3', 2, 2000],
+    ['pm10', 'МГ/М³', 2, 2000],
+    ['pm10', '\u00b5g/m³', 2, 2],
+    ['pm10', '\u00b5g/m3', 2, 2],
+    ['pm10', '\u03bcg/m³', 2, 2],
+    ['pm10', '\u03bcg/m3', 2, 2],
+    ['pm10', '\u039cG/M³', 2, 2],
+    ['pm10', '\u00b5G/M3', 2, 2],
+    ['pm10', 'ug/m3', 2, 2],
+    ['pm10', 'ug/m³', 2, 2],
+    ['pm10', 'UG/M3', 2, 2],
+    ['pm10', 'mcg/m3', 2, 2],
+    ['pm10', 'мкг/м³', 2, 2],
+    ['pm10', 'мкг/м3', 2, 2],
+    ['pm10', 'МКГ/М3', 2, 2],
+    ['pm10', 'ng/m³', 2, 0.002],
+    ['pm10', 'нг/м3', 2, 0.002],
+    ['pm10', 'g/m³', 2, 2_000_000],
+    ['pm10', 'г/м3', 2, 2_000_000],
+    ['temperature', '°C', 2, 2],
+    ['temperature', '°c', 2, 2],
+    ['temperature', '℃', 2, 2],
+    ['temperature', 'C', 2, 2],
+    ['temperature', 'degC', 2, 2],
+    ['temperature', '°С', 2, 2],
+    ['humidity', '%', 2, 0.02],
+    ['humidity', '% RH', 2, 0.02],
+    ['pressure', 'mm Hg', 750, 99_991.5],
+    ['pressure', 'mmHg', 750, 99_991.5],
+    ['pressure', 'MM HG', 750, 99_991.5],
+    ['pressure', 'mm.Hg', 750, 99_991.5],
+    ['pressure', 'мм рт. ст.', 750, 99_991.5],
+    ['pressure', 'мм рт.ст.', 750, 99_991.5],
+    ['pressure', 'ММ РТ СТ', 750, 99_991.5],
+    ['pressure', 'hPa', 1000, 100_000],
+    ['pressure', 'HPA', 1000, 100_000],
+    ['pressure', 'гПа', 1000, 100_000],
+    ['pressure', 'mbar', 1000, 100_000],
+    ['pressure', 'мбар', 1000, 100_000],
+    ['pressure', 'kPa', 100, 100_000],
+    ['pressure', 'кПа', 100, 100_000],
+    ['pressure', 'Pa', 100_000, 100_000],
+    ['pressure', 'Па', 100_000, 100_000],
   ];
 
-  it.each(cases)('%s in "%s" is converted', (field, unit, expected) => {
+  it.each(cases)('%s in "%s" is converted', (field, unit, value, expected) => {
     const r = reading(
-      parseReadings(ID, answer([row('2026-11-23T10:20:00Z', { [field]: 2 })], { [field]: unit })),
+      parseReadings(ID, answer([row('2026-11-23T10:20:00Z', { [field]: value })], { [field]: unit })),
     );
     const got =
       field === 'temperature'
@@ -76,23 +98,31 @@ describe('units', () => {
           : field === 'pressure'
             ? r.pressurePascals
             : r.concentrations.get(field);
-    expect(got).toBeCloseTo(expected, 9);
+    expect(got).toBe(expected);
   });
 
-  it('recognises no spelling beyond the listed ones', () => {
+  it('recognises no unit beyond those parts', () => {
     for (const text of [
       'ppm',
       'ppb',
       'mg/l',
-      'g/m³',
+      'kg/m³',
+      'mg/m2',
+      'mg/m',
+      'mg/cm³',
       'K',
       '°F',
+      'F',
       'inHg',
       'bar',
-      'µg/m3',
-      'мг/м3',
+      'torr',
+      'Mpa',
       '',
       'mg m³',
+      'mg/m³/h',
+      'µ g/m³x',
+      '%%',
+      `mg/m³${' '.repeat(40)}`,
     ]) {
       expect(recogniseUnit(text), text).toBeUndefined();
     }
@@ -138,7 +168,7 @@ describe('the newest row', () => {
     expect(r.temperatureCelsius).toBe(20);
   });
 
-  it('skips rows without a UTC date or naming another station, and fails when none is left', () => {
+  it('skips rows without an ISO date and offset or naming another station, and fails when none is left', () => {
     const result = parseReadings(
       ID,
       answer(
@@ -155,7 +185,7 @@ describe('the newest row', () => {
       ),
     );
     expect(reading(result).temperatureCelsius).toBe(10);
-    expect(result.ok && result.value.rejectedRows).toBe(6);
+    expect(result.ok && result.value.rejectedRows).toBe(5);
     const asText = parseReadings(
       ID,
       answer([{ ...row('2026-11-23T10:10:00Z', { temperature: 1 }), postId: '1000' }], units),
@@ -166,16 +196,59 @@ describe('the newest row', () => {
     expect(!none.ok && none.message).toMatch(/none of the 2 rows/);
   });
 
-  it('reads UTC dates strictly', () => {
-    expect(parseUtcDate('2026-11-23T10:20:00Z')).toBe(Date.parse('2026-11-23T10:20:00Z'));
-    expect(parseUtcDate('2026-11-23T10:20:00.250Z')).toBe(Date.parse('2026-11-23T10:20:00.250Z'));
-    expect(parseUtcDate('2026-11-23T10:20Z')).toBe(Date.parse('2026-11-23T10:20:00Z'));
-    expect(parseUtcDate('2026-11-23T10:20:00+00:00')).toBe(Date.parse('2026-11-23T10:20:00Z'));
+  it('reads a date with an offset as the UTC instant it names', () => {
+    const moscow = parseReadings(
+      ID,
+      answer(
+        [
+          row('2026-11-23T10:20:00Z', { temperature: 20 }),
+          row('2026-11-23T13:30:00+03:00', { temperature: 30 }),
+          row('2026-11-23T05:25:00-05:00', { temperature: 25 }),
+        ],
+        units,
+      ),
+    );
+    expect(reading(moscow).temperatureCelsius).toBe(30);
+    expect(reading(moscow).atMs).toBe(Date.parse('2026-11-23T10:30:00Z'));
+    expect(moscow.ok && moscow.value.rejectedRows).toBe(0);
+    const only = parseReadings(ID, answer([row('2026-11-23T16:20:00+06:00', { temperature: 6 })], units));
+    expect(reading(only).atMs).toBe(Date.parse('2026-11-23T10:20:00Z'));
+  });
+
+  it('reads ISO dates strictly, offset included', () => {
+    const utc = Date.parse('2026-11-23T10:20:00Z');
+    for (const [text, atMs] of [
+      ['2026-11-23T10:20:00Z', utc],
+      ['2026-11-23T10:20:00.250Z', utc + 250],
+      ['2026-11-23T10:20Z', utc],
+      ['2026-11-23t10:20:00z', utc],
+      ['2026-11-23 10:20:00Z', utc],
+      ['2026-11-23T10:20:00+00:00', utc],
+      ['2026-11-23T10:20:00-00:00', utc],
+      ['2026-11-23T13:20:00+03:00', utc],
+      ['2026-11-23T15:50:00+0530', utc],
+      ['2026-11-23T17:20:00+07', utc],
+      ['2026-11-23T06:50:00-03:30', utc],
+      ['2026-11-24T00:20:00+14:00', utc],
+      ['2026-11-22T23:20:00-11:00', utc],
+      ['2024-02-29T23:30:00-01:00', Date.parse('2024-03-01T00:30:00Z')],
+    ] as const) {
+      expect(parseUtcDate(text), text).toBe(atMs);
+    }
     for (const bad of [
       '2026-11-23T24:00:00Z',
       '2026-11-23T10:60:00Z',
       '2026-13-01T00:00:00Z',
+      '2026-02-29T00:00:00Z',
+      '0099-01-01T00:00:00Z',
       '2026-11-23',
+      '2026-11-23T10:20:00',
+      '2026-11-23 10:40:00',
+      '2026-11-23T10:20:00+24:00',
+      '2026-11-23T10:20:00+03:60',
+      '2026-11-23T10:20:00+3:00',
+      '2026-11-23T10:20:00 +03:00',
+      '2026-11-23T10:20:00Z+03:00',
     ]) {
       expect(parseUtcDate(bad), bad).toBeUndefined();
     }
@@ -342,5 +415,176 @@ describe('answers as a whole', () => {
     expect(r.humidityRatio).toBeCloseTo(0.81, 9);
     expect(r.pressurePascals).toBeCloseTo(742.5 * 133.322, 6);
     expect(r.aqi.get('cityair')).toBe(3);
+  });
+});
+
+describe('rows dated in the future', () => {
+  const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
+  const units = { pm2: 'mg/m³' };
+  const at = (ms: number) => new Date(ms).toISOString();
+
+  it('are never the newest row: a genuinely recent row wins, and they are counted', () => {
+    const result = parseReadings(
+      ID,
+      answer([row(at(NOW - 5 * 60_000), { pm2: 0.01 }), row('2099-01-01T00:00:00Z', { pm2: 0.999 })], units),
+      NOW,
+    );
+    expect(reading(result).concentrations.get('pm2.5')).toBe(10);
+    expect(reading(result).atMs).toBe(NOW - 5 * 60_000);
+    expect(result.ok && [result.value.futureRows, result.value.newestFutureMs]).toEqual([
+      1,
+      Date.parse('2099-01-01T00:00:00Z'),
+    ]);
+    expect(result.ok && result.value.rejectedRows).toBe(0);
+  });
+
+  it('are served up to five minutes ahead, as a clock drifting', () => {
+    const served = (aheadMs: number) =>
+      parseReadings(ID, answer([row(at(NOW + aheadMs), { pm2: 0.02 })], units), NOW);
+    expect(reading(served(FUTURE_TOLERANCE_MS)).atMs).toBe(NOW + FUTURE_TOLERANCE_MS);
+    const ahead = served(FUTURE_TOLERANCE_MS + 1000);
+    expect(ahead.ok && ahead.value.reading).toBeUndefined();
+    expect(ahead.ok && ahead.value.futureRows).toBe(1);
+  });
+
+  it('leave a station with no reading, without failing its answer, when no other row is valid', () => {
+    const result = parseReadings(
+      ID,
+      answer([row('2099-01-01T00:00:00Z', { pm2: 0.999 }), row('yesterday')], units),
+      NOW,
+    );
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        reading: undefined,
+        skipped: [],
+        rejectedRows: 1,
+        futureRows: 1,
+        newestFutureMs: Date.parse('2099-01-01T00:00:00Z'),
+      },
+    });
+  });
+});
+
+describe('numbers', () => {
+  const units = {
+    pm2: 'mg/m³',
+    pm10: 'µg/m³',
+    co: 'mg/m³',
+    no2: 'mg/m³',
+    temperature: '°C',
+    humidity: '%',
+    pressure: 'Pa',
+  };
+
+  it('are checked after conversion: a finite value sent can overflow once converted', () => {
+    const result = parseReadings(ID, answer([row('2026-11-23T10:20:00Z', { co: 1e306, no2: 0.01 })], units));
+    expect(reading(result).concentrations.has('co')).toBe(false);
+    expect(reading(result).concentrations.get('no2')).toBe(10);
+    expect(skips(result)).toContain('co:out_of_range');
+  });
+
+  it('outside the physically possible range of their quantity are left out and counted', () => {
+    const withUnits = parseReadings(
+      ID,
+      answer(
+        [
+          row('2026-11-23T10:20:00Z', {
+            pm2: -0.001,
+            pm10: 1e308,
+            temperature: -273.5,
+            humidity: 150,
+            pressure: -100,
+            aqi: { cityairAqi: { value: -3 }, usEpaAqi: { value: 1e308 } },
+          }),
+        ],
+        units,
+      ),
+    );
+    const r = reading(withUnits);
+    expect([
+      r.concentrations.size,
+      r.temperatureCelsius,
+      r.humidityRatio,
+      r.pressurePascals,
+      r.aqi.size,
+    ]).toEqual([0, undefined, undefined, undefined, 0]);
+    expect(
+      skips(withUnits)
+        .filter((s) => s.endsWith(':out_of_range'))
+        .sort(),
+    ).toEqual(
+      [
+        'pm2:out_of_range',
+        'pm10:out_of_range',
+        'temperature:out_of_range',
+        'humidity:out_of_range',
+        'pressure:out_of_range',
+        'aqi.cityairAqi:out_of_range',
+        'aqi.usEpaAqi:out_of_range',
+      ].sort(),
+    );
+  });
+
+  it('at the ends of each range are exported', () => {
+    for (const [field, value, unit, exported] of [
+      ['pm10', 0, 'µg/m³', 0],
+      ['pm10', 1e7, 'µg/m³', 1e7],
+      ['temperature', -100, '°C', -100],
+      ['temperature', 100, '°C', 100],
+      ['humidity', 0, '%', 0],
+      ['humidity', 100, '%', 1],
+      ['pressure', 300, 'hPa', 30_000],
+      ['pressure', 1100, 'hPa', 110_000],
+    ] as const) {
+      const r = reading(
+        parseReadings(ID, answer([row('2026-11-23T10:20:00Z', { [field]: value })], { [field]: unit })),
+      );
+      const got =
+        field === 'temperature'
+          ? r.temperatureCelsius
+          : field === 'humidity'
+            ? r.humidityRatio
+            : field === 'pressure'
+              ? r.pressurePascals
+              : r.concentrations.get(field);
+      expect(got, `${field} ${value} ${unit}`).toBe(exported);
+    }
+    const aqi = reading(
+      parseReadings(
+        ID,
+        answer([row('2026-11-23T10:20:00Z', { aqi: { cityairAqi: { value: 10 }, usEpaAqi: { value: 0 } } })]),
+      ),
+    ).aqi;
+    expect(Object.fromEntries(aqi)).toEqual({ cityair: 10, us_epa: 0 });
+  });
+
+  it('converted are the numbers a person would write, without float noise', () => {
+    const r = reading(
+      parseReadings(
+        ID,
+        answer(
+          [
+            row('2026-11-23T10:20:00Z', {
+              pm2: 0.01633,
+              co: 0.41,
+              no2: 0.0007,
+              humidity: 57,
+              pressure: 98_991,
+            }),
+          ],
+          units,
+        ),
+      ),
+    );
+    // 0.01633 × 1000 is 16.330000000000002 in floating point, 57 × 0.01 is 0.5700000000000001.
+    expect(r.concentrations.get('pm2.5')).toBe(16.33);
+    expect(r.concentrations.get('co')).toBe(410);
+    expect(r.concentrations.get('no2')).toBe(0.7);
+    expect(r.humidityRatio).toBe(0.57);
+    const pressure = reading(
+      parseReadings(ID, answer([row('2026-11-23T10:20:00Z', { pressure: 742.5 })], { pressure: 'mm Hg' })),
+    ).pressurePascals;
+    expect(String(pressure)).toBe('98991.585');
   });
 });

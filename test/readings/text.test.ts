@@ -53,6 +53,8 @@ function stats(over: Partial<RoundStats> = {}): RoundStats {
     stations: { ...zero(READING_STATES), fresh: 3, failed: 1 },
     skippedFields: { ...zero(SKIP_REASONS), missing: 7, unknown_unit: 2 },
     rejectedRows: 0,
+    futureRows: 0,
+    futureDated: [],
     requests: 4,
     failures: { ...zero(FAILURE_REASONS), timeout: 1 },
     unknownUnits: [],
@@ -112,6 +114,7 @@ async function withPromClient(shown: readonly StationReading[], round: RoundStat
   const skipped = gauge(M.fieldsSkipped);
   for (const r of SKIP_REASONS) skipped.set({ reason: r }, round.skippedFields[r]);
   gauge(M.rowsRejected).set(round.rejectedRows);
+  gauge(M.rowsFutureDated).set(round.futureRows);
   gauge(M.lastRound).set(round.startedAtMs / 1000);
   gauge(M.lastRoundDuration).set(round.durationMs / 1000);
   // prom-client separates families with an empty line; the hand renderer does not, and neither needs one.
@@ -148,6 +151,23 @@ describe('readings text', () => {
     expect(none).not.toMatch(/^cityair_(temperature|concentration|aqi|measurement_timestamp)/m);
     // The health gauges stay whatever the age of the readings.
     expect(none).toContain(renderRoundHealth(data.round));
+  });
+
+  it('never prints a value that is not a finite number, whatever reaches it', () => {
+    const broken = reading(1, NOW, {
+      concentrations: new Map([
+        ['pm2.5', Number.POSITIVE_INFINITY],
+        ['pm10', 5.1],
+      ]),
+      temperatureCelsius: Number.NaN,
+      humidityRatio: Number.NEGATIVE_INFINITY,
+      aqi: new Map([['cityair', Number.NaN]]),
+    });
+    const text = render(dataOf([broken])).toString();
+    expect(text).not.toMatch(/ (NaN|-?Infinity|[+-]Inf)$/m);
+    expect(text).toContain('cityair_concentration_micrograms_per_cubic_meter{id="1",substance="pm10"} 5.1\n');
+    expect(text).toContain('cityair_pressure_pascals{id="1"} 98991.585\n');
+    expect(text).not.toContain('cityair_temperature_celsius{');
   });
 
   it('shows only stations still in the station list', () => {
