@@ -246,7 +246,8 @@ function readAqi(raw: unknown, skipped: SkippedField[]): Map<string, number> {
     const field = cut(`aqi.${key}`);
     const parsed = aqiValue.safeParse(entry);
     const value = parsed.success ? parsed.data.value : undefined;
-    if (label === undefined) skipped.push({ field, reason: 'invalid_name' });
+    // Two keys naming one label (cityairAqi and cityair) cannot be told apart: the first one keeps it.
+    if (label === undefined || out.has(label)) skipped.push({ field, reason: 'invalid_name' });
     else if (value === undefined || value === null) skipped.push({ field, reason: 'missing' });
     else if (typeof value !== 'number' || !Number.isFinite(value))
       skipped.push({ field, reason: 'not_a_number' });

@@ -344,6 +344,15 @@ describe('aqi', () => {
     expect(Object.fromEntries(r.aqi)).toEqual({ cityair: 3, instant: 4.5, us_epa: 51 });
   });
 
+  it('keeps the first of two keys that name the same index, and counts the other', () => {
+    const result = parseReadings(
+      ID,
+      answer([row('2026-11-23T10:20:00Z', { aqi: { cityairAqi: { value: 3 }, cityair: { value: 9 } } })]),
+    );
+    expect(Object.fromEntries(reading(result).aqi)).toEqual({ cityair: 3 });
+    expect(skips(result)).toContain('aqi.cityair:invalid_name');
+  });
+
   it('names indices safely', () => {
     expect(indexLabel('cityairAqi')).toBe('cityair');
     expect(indexLabel('AQI')).toBe('aqi');
