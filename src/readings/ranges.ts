@@ -30,7 +30,8 @@ export const SIGNIFICANT_DIGITS = 12;
 
 /** value × factor as a person would write it, or undefined when the result is not a possible reading. */
 export function convertWithin(value: number, factor: number, range: Range): number | undefined {
-  const converted = Number((value * factor).toPrecision(SIGNIFICANT_DIGITS));
+  // A value that needs no conversion is printed as it was sent.
+  const converted = factor === 1 ? value : Number((value * factor).toPrecision(SIGNIFICANT_DIGITS));
   // Written so that NaN fails too; Infinity is outside every range.
   return converted >= range.min && converted <= range.max ? converted : undefined;
 }

@@ -42,13 +42,24 @@ const MM_HG = /^(?:mmhg|ммртст)$/u;
 const CELSIUS = /^(?:°|deg)?(?:c|с)$/u;
 const PERCENT = /^%(?:rh)?$/u;
 
+// Every station of a host sends the same few unit texts: each is parsed once. The bound keeps a host that sends
+// a new text every time from growing it.
+const parsed = new Map<string, Unit | undefined>();
+const MAX_PARSED = 256;
+
 /**
  * The unit a text names, or undefined. NFKC folds the micro sign into Greek mu, ³ into 3 and ℃ into °C;
  * case and every Unicode space are ignored. Nothing beyond the forms above is guessed.
  */
 export function recogniseUnit(text: string): Unit | undefined {
   if (text.length > MAX_UNIT_LENGTH) return undefined;
-  const t = text.normalize('NFKC').toLowerCase().replace(/\s+/gu, '');
+  if (parsed.has(text)) return parsed.get(text);
+  const unit = parseUnit(text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ''));
+  if (parsed.size < MAX_PARSED) parsed.set(text, unit);
+  return unit;
+}
+
+function parseUnit(t: string): Unit | undefined {
   const mass = CONCENTRATION.exec(t);
   if (mass) return { quantity: 'concentration', factor: MASS_PREFIXES.get(mass[1] ?? '') ?? Number.NaN };
   if (CELSIUS.test(t)) return { quantity: 'temperature', factor: 1 };
