@@ -1,13 +1,14 @@
 // Every station gets its turn: a round stopped by the API resumes where it stopped. Rounds of the real collector
 // in simulated time over a fake API that refuses every Nth request, as a rate limit does.
 import pino from 'pino';
+import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
-import { createReadingsRefresher } from '../../src/readings/collector.js';
-import type { FetchReadings } from '../../src/readings/read.js';
+import { createReadingsCollector } from '../../src/readings/collector.js';
 import { nextCursor, rotate } from '../../src/readings/rotation.js';
 import type { StationList } from '../../src/stations/schema.js';
-import { failure } from '../../src/upstream/failure.js';
+import type { Validate } from '../../src/upstream/exchange.js';
+import { failure, type Result } from '../../src/upstream/failure.js';
 import { fakeClock } from '../support/fake-clock.js';
 
 const MINUTE = 60_000;
@@ -39,51 +40,52 @@ async function simulate(stations: number, every: number, rounds: number, concurr
   const readIn = new Map<number, number[]>(ids.map((id) => [id, []]));
   let requests = 0;
   // Each request takes 50 ms of simulated time, so workers overlap as they do against a real API.
-  const fetch: FetchReadings = (id) =>
-    new Promise((resolve) => {
-      requests++;
-      const refused = requests % every === 0;
-      clock.setTimer(() => {
-        if (refused) return resolve(failure('rate_limited', 'HTTP 429', MINUTE));
-        readIn.get(id)?.push(Math.floor((clock.now() - t0) / INTERVAL));
-        const reading = {
-          id,
-          atMs: clock.now(),
-          concentrations: new Map(),
-          temperatureCelsius: undefined,
-          humidityRatio: undefined,
-          pressurePascals: undefined,
-          aqi: new Map(),
-        };
-        resolve({ ok: true, value: { reading, skipped: [], rejectedRows: 0 } });
-      }, 50);
-    });
-  const settings: Config['readings'] = {
-    enabled: true,
-    interval: '5m',
-    refreshIntervalMs: INTERVAL,
-    maxAgeMs: 30 * MINUTE,
-    stations: undefined,
-    concurrency,
+  const upstream = {
+    getJson: <T>(path: string, validate: Validate<T>) =>
+      new Promise<Result<T>>((resolve) => {
+        const id = Number(/\/Posts\/(\d+)\/measurements/.exec(path)?.[1]);
+        requests++;
+        const refused = requests % every === 0;
+        clock.setTimer(() => {
+          if (refused) return resolve(failure('rate_limited', 'HTTP 429', MINUTE));
+          readIn.get(id)?.push(Math.floor((clock.now() - t0) / INTERVAL));
+          const date = new Date(clock.now() - MINUTE).toISOString();
+          resolve(validate({ meta: { units: { pm2: 'mg/m³' } }, data: [{ postId: id, date, pm2: 0.01 }] }));
+        }, 50);
+      }),
   };
   const list = listOf(ids);
   // The collector takes the station list once per round, as the round starts.
   const roundStarts: number[] = [];
-  const refresher = createReadingsRefresher({
-    fetchReadings: fetch,
-    stationList: () => {
-      roundStarts.push(clock.now() - t0);
-      return list;
+  const collector = createReadingsCollector({
+    config: {
+      readings: {
+        enabled: true,
+        interval: '5m',
+        refreshIntervalMs: INTERVAL,
+        maxAgeMs: 30 * MINUTE,
+        stations: undefined,
+        concurrency,
+      },
+      upstream: { maxBackoffMs: MINUTE } as Config['upstream'],
     },
-    settings,
-    maxBackoffMs: MINUTE,
+    upstream,
+    registry: new Registry(),
     log: pino({ level: 'silent' }),
+    stations: {
+      serving: () => list,
+      lastGood: () => {
+        roundStarts.push(clock.now() - t0);
+        return list;
+      },
+      firstData: Promise.resolve(),
+    },
     clock,
     random: () => 1,
   });
-  refresher.start();
+  collector.start();
   await clock.advance((rounds - 1) * INTERVAL + MINUTE);
-  const stopped = refresher.stop();
+  const stopped = collector.stop();
   await clock.advance(INTERVAL);
   await stopped;
   return { readIn, roundStarts };
