@@ -1,6 +1,7 @@
 // Every metric of the readings slice in one table: the reading families and round health rendered by text.ts,
 // the request counters kept in prom-client.
 import type { MetricSpec } from '../exposition/catalog.js';
+import { FUTURE_TOLERANCE_MS } from './dates.js';
 
 const READING =
   'From the newest row of the station (cached; left out once the row is older than --measurements.max-age).';
@@ -65,7 +66,7 @@ export const READING_METRICS = {
     name: 'cityair_measurements_rows_future_dated',
     type: 'gauge',
     labels: [],
-    help: `Rows dated more than 5 minutes ahead of the exporter's clock (a station clock running ahead), never served. ${ROUND}`,
+    help: `Rows dated more than ${FUTURE_TOLERANCE_MS / 60_000} minutes ahead of the exporter's clock (a station clock running ahead), never served. ${ROUND}`,
   },
   lastRound: {
     name: 'cityair_measurements_last_round_timestamp_seconds',
