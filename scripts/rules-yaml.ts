@@ -78,7 +78,7 @@ function field(key: string, value: string, indent: number): string {
 
 /** Plain when YAML reads it back as the same string, double-quoted otherwise. */
 function scalar(value: string): string {
-  return parse(`k: ${value}`)?.k === value && !value.includes('#') ? value : JSON.stringify(value);
+  return parse(`k: ${value}`)?.k === value ? value : JSON.stringify(value);
 }
 
 function fold(text: string, pad: string): string {
