@@ -33,3 +33,23 @@ export function bandLabels(): readonly string[] {
   const middle = BAND_LIMITS.slice(1).map((limit, i) => `${BAND_LIMITS[i]}–${limit}`);
   return [`≤ ${first}`, ...middle, `> ${last}`];
 }
+
+export interface Highest {
+  readonly substance: Substance;
+  readonly multiple: number;
+}
+
+/** Of the concentrations (µg/m³ by substance label), the one that stands highest against its norm in the family. */
+export function highestMultiple(
+  concentrations: Iterable<readonly [string, number]>,
+  family: NormFamily,
+): Highest | undefined {
+  let highest: Highest | undefined;
+  for (const [substance, value] of concentrations) {
+    const norm = normValue(substance, family);
+    if (norm === undefined || !isSubstance(substance) || !Number.isFinite(value)) continue;
+    const multiple = value / norm;
+    if (!highest || multiple > highest.multiple) highest = { substance, multiple };
+  }
+  return highest;
+}
