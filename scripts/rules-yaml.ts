@@ -84,7 +84,7 @@ function scalar(value: string): string {
 function fold(text: string, pad: string): string {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(' ')) {
+  for (const word of unbreakable(text.split(' '))) {
     if (line !== '' && pad.length + line.length + 1 + word.length > WIDTH) {
       lines.push(line);
       line = word;
@@ -105,4 +105,15 @@ function comment(text: string, pad: string): string {
 function withoutComments(g: RuleGroup): unknown {
   const rules = g.rules.map(({ comment: _, ...r }) => r);
   return g.interval ? { name: g.name, interval: g.interval, rules } : { name: g.name, rules };
+}
+
+/** "ПДК м.р." and its kind stay on one line: a reader looks for them whole. */
+function unbreakable(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const word of words) {
+    const last = out.at(-1);
+    if (last !== undefined && /ПДК"?$/.test(last)) out[out.length - 1] = `${last} ${word}`;
+    else out.push(word);
+  }
+  return out;
 }

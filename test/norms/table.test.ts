@@ -1,6 +1,13 @@
 // The table of norms and the questions asked of it: what a value is, which band a multiple falls in.
 import { describe, expect, it } from 'vitest';
-import { bandLabels, bandOf, isSubstance, normsOf, normValue } from '../../src/norms/lookup.js';
+import {
+  bandLabels,
+  bandOf,
+  highestMultiple,
+  isSubstance,
+  normsOf,
+  normValue,
+} from '../../src/norms/lookup.js';
 import { BAND_LIMITS, EXTREME_POLLUTION, FAMILIES, NORMS, SUBSTANCE_NAMES } from '../../src/norms/table.js';
 
 describe('the table of norms', () => {
@@ -73,5 +80,29 @@ describe('bands of multiples', () => {
 
   it('labels the bands for a legend', () => {
     expect(bandLabels()).toEqual(['≤ 1', '1–2', '2–5', '> 5']);
+  });
+});
+
+describe('the substance standing highest against its norm', () => {
+  const single = (s: string) => normValue(s, 'pdk-single') ?? Number.NaN;
+
+  it('compares multiples, not concentrations, and skips substances without a value', () => {
+    const readings = new Map([
+      ['pm10', single('pm10') * 0.9],
+      ['so2', single('so2') * 1.6],
+      ['h2s', single('h2s') * 1.2],
+      ['ch2o', 1e9],
+    ]);
+    expect(highestMultiple(readings, 'pdk-single')).toEqual({ substance: 'so2', multiple: 1.6 });
+    expect(highestMultiple(readings, 'pdk-daily')).toEqual({
+      substance: 'so2',
+      multiple: (single('so2') * 1.6) / (normValue('so2', 'pdk-daily') ?? Number.NaN),
+    });
+  });
+
+  it('has nothing to say about readings without a judged substance', () => {
+    expect(highestMultiple(new Map([['ch2o', 5]]), 'pdk-single')).toBeUndefined();
+    expect(highestMultiple(new Map([['pm10', Number.NaN]]), 'pdk-single')).toBeUndefined();
+    expect(highestMultiple([], 'pdk-single')).toBeUndefined();
   });
 });
