@@ -1,7 +1,8 @@
-// `node dist-bench/bench/status-page.js [--stations=N | --demo] [--runs=N] [--screenshot=FILE]`: the status page as an
+// `node dist-bench/bench/status-page.js [--stations=N | --demo] [--readings] [--runs=N] [--screenshot=FILE]`: the status page as an
 // operator's browser gets it. Starts the exporter as users do (against the simulator with N synthetic stations,
 // or --demo), loads / in Debian's headless Chromium and prints the HTML size, the server's answer time and the
-// browser's first paint. With --screenshot it also writes a PNG of the page (the README's picture).
+// browser's first paint. With --readings the stations' readings are on, each coloured by its multiple of ПДК м.р.
+// With --screenshot it also writes a PNG of the page (the README's picture).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ const optionsSchema = z.object({
   stations: z.coerce.number<string>().int().min(1).max(1_000_000).default(10_000),
   runs: z.coerce.number<string>().int().min(1).max(100).default(5),
   demo: z.boolean().default(false),
+  readings: z.boolean().default(false),
   screenshot: z.string().min(1).optional(),
 });
 
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
       stations: { type: 'string' },
       runs: { type: 'string' },
       demo: { type: 'boolean' },
+      readings: { type: 'boolean' },
       screenshot: { type: 'string' },
     },
     strict: true,
@@ -52,11 +55,18 @@ async function main(): Promise<void> {
   const sim = await startSimulator({ posts: syntheticPosts(options.stations) });
   const exporter = await startExporter(
     sim.baseUrl,
-    options.demo ? ['--demo'] : ['--upstream.min-interval=5m', '--upstream.timeout=60s'],
+    options.demo
+      ? ['--demo']
+      : [
+          '--upstream.min-interval=5m',
+          '--upstream.timeout=60s',
+          ...(options.readings ? ['--collector.measurements', '--measurements.concurrency=16'] : []),
+        ],
   );
   const profile = mkdtempSync(join(tmpdir(), 'cityair-status-bench-'));
   try {
     await waitReady(exporter.url);
+    if (options.readings) await waitForReadings(exporter.url);
     const url = `${exporter.url}/`;
     const answers: number[] = [];
     let first = 0;
@@ -115,6 +125,17 @@ async function waitReady(base: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the exporter did not turn ready within 60 s');
+}
+
+/** Until a round of readings has completed: the page then shows every station's reading. */
+async function waitForReadings(base: string): Promise<void> {
+  const end = Date.now() + 300_000;
+  while (Date.now() < end) {
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    if (/^cityair_measurements_last_round_timestamp_seconds [1-9]/m.test(metrics)) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('no round of readings completed within 5 minutes');
 }
 
 await main();

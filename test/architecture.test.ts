@@ -10,7 +10,8 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 /** Shared by every slice; imports nothing but itself. */
 const ENGINE = ['config', 'upstream', 'refresh', 'exposition', 'collector', 'http', 'web', 'log'];
 /** One folder per data source or reader of their data, in order: a slice may import the engine and earlier slices. */
-const SLICES = ['stations', 'readings', 'status', 'backfill', 'norms'];
+// The norms are a table that imports nothing, placed before the status page, which colours readings by them.
+const SLICES = ['stations', 'readings', 'norms', 'status', 'backfill'];
 /** The simulated API: outside data, built only from the engine's settings. */
 const DEMO = 'demo';
 /** Files directly in src/: the entry point and the composition root, which may import anything. */

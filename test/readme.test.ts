@@ -34,11 +34,15 @@ describe('README', () => {
     }
   });
 
-  it('lists every alert of the shipped rules file', () => {
-    const rules = z
-      .object({ groups: z.array(z.object({ rules: z.array(z.object({ alert: z.string().optional() })) })) })
-      .parse(parse(readFileSync(new URL('../deploy/prometheus/cityair-rules.yml', import.meta.url), 'utf8')));
-    const alerts = rules.groups.flatMap((g) => g.rules.flatMap((r) => (r.alert ? [r.alert] : [])));
+  it('lists every alert of the shipped rules files', () => {
+    const rulesFile = z.object({
+      groups: z.array(z.object({ rules: z.array(z.object({ alert: z.string().optional() })) })),
+    });
+    const alerts = ['cityair-rules.yml', 'cityair-norms-rules.yml']
+      .map((f) =>
+        rulesFile.parse(parse(readFileSync(new URL(`../deploy/prometheus/${f}`, import.meta.url), 'utf8'))),
+      )
+      .flatMap((rules) => rules.groups.flatMap((g) => g.rules.flatMap((r) => (r.alert ? [r.alert] : []))));
     expect(alerts.length).toBeGreaterThan(5);
     for (const alert of alerts) expect(readme, alert).toContain(`| \`${alert}\` |`);
   });

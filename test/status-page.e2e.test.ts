@@ -3,10 +3,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { DEMO_SMELTER_ID } from '../src/demo/readings.js';
+import { demoPosts } from '../src/demo/stations.js';
 import { hashOf } from './security/helpers.js';
 import { type BrowserSession, chromiumPath, isLoopback, openBrowser } from './support/browser.js';
+import { waitFor } from './support/daemon.js';
 import type { ExporterProcess } from './support/exporter-process.js';
 import { get } from './support/http.js';
 import { useUpstreamFixture } from './support/upstream-fixture.js';
@@ -40,6 +44,10 @@ function expectCleanVisit(session: BrowserSession): void {
   const requests = session.requests();
   expect(requests.length).toBeGreaterThan(0);
   expect(requests.filter((u) => !isLoopback(u))).toEqual([]);
+}
+
+interface BrowserWindow {
+  getComputedStyle(element: unknown): { backgroundColor: string };
 }
 
 const stateColumn = (s: BrowserSession) =>
@@ -80,6 +88,53 @@ describe.skipIf(!browserPath)('status page in Chromium', () => {
 
     expectCleanVisit(s);
     console.info(`status page screenshot: ${screenshot}`);
+  });
+
+  it('colours the readings by their band of ПДК м.р., explains the colours, and sorts by the multiple', async () => {
+    const p = await ready('--collector.measurements', '--measurements.refresh-interval=1m');
+    const smelter = demoPosts().find((x) => x.id === DEMO_SMELTER_ID)?.name ?? '';
+    // The first round of readings follows the first station list.
+    await waitFor(
+      'the demo smelter’s reading',
+      async () =>
+        (await get(`${p.url}/metrics`)).text.includes(`{id="${DEMO_SMELTER_ID}",substance="so2"}`)
+          ? true
+          : undefined,
+      20_000,
+    );
+    const s = await browse();
+    await s.page.goto(`${p.url}/`);
+
+    const legend = s.page.locator('#legend');
+    await expect(legend.textContent()).resolves.toMatch(
+      /a 5-minute mean; ПДК м.р. applies to 20-minute means/,
+    );
+    // Runs in the page, where globalThis is the window (the tests compile without the DOM's types).
+    const background = (l: Locator): Promise<string> =>
+      l.evaluate((e) => (globalThis as unknown as BrowserWindow).getComputedStyle(e).backgroundColor);
+    const bands = await Promise.all([0, 1, 2, 3].map((b) => background(legend.locator(`.b${b}`))));
+    // Four colours, applied: the page's stylesheet reached the browser through the CSP.
+    expect(new Set(bands).size).toBe(4);
+    expect(bands).not.toContain('rgba(0, 0, 0, 0)');
+
+    const highest = s.page.getByRole('row', { name: smelter }).locator('td:nth-child(7)');
+    await expect(highest.textContent()).resolves.toMatch(/^SO₂ 1\.\d×$/);
+    await expect(background(highest)).resolves.toBe(bands[1]);
+    const pm25 = s.page.locator('#stations tbody tr:visible td:nth-child(5)').first();
+    await expect(background(pm25)).resolves.toBe(bands[0]);
+
+    const column = s.page.getByRole('button', { name: 'Highest × ПДК м.р.' });
+    await column.click();
+    await column.click();
+    // Highest first; stations without a reading come after the sorted values either way.
+    const names = await visibleNames(s);
+    const highestColumn = await s.page
+      .locator('#stations tbody tr:visible td:nth-child(7)')
+      .allTextContents();
+    const valued = names.map((n, i) => [n, highestColumn[i]]).filter(([, cell]) => cell !== '–');
+    expect(valued[0]?.[0]).toBe(smelter);
+    await s.screenshot('status-page-readings.png');
+    expectCleanVisit(s);
   });
 
   it('runs its own script and no other: the Content-Security-Policy reaches the browser', async () => {

@@ -136,7 +136,7 @@ export const SETTINGS = {
     flag: 'measurements.interval',
     env: 'CITYAIR_MEASUREMENTS_INTERVAL',
     default: '5m',
-    help: `Averaging interval asked of the API: ${READINGS_INTERVALS.join(', ')}.`,
+    help: `Averaging interval asked of the API: ${READINGS_INTERVALS.join(', ')}; 20m is the averaging period of ПДК м.р.`,
     schema: oneOf(READINGS_INTERVALS, 'an averaging interval of the API'),
   }),
   readingsRefreshInterval: setting({

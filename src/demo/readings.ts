@@ -1,7 +1,7 @@
 // Simulated answers of /harvester/v2/Posts/{id}/measurements in the shape the public clients show: units as the
 // c_mmhg_mg scheme sends them, rows oldest first. Built to exercise the exporter: a daily PM2.5 curve, stations
 // without gas sensors (null or absent fields), one field in a unit the exporter must not convert, stations
-// without any row in the window.
+// without any row in the window, and one station whose air exceeds the sanitary norms.
 import { READINGS_INTERVAL_MS, type ReadingsInterval } from '../config/setting-values.js';
 
 export interface ReadingsQuery {
@@ -45,6 +45,11 @@ const MAX_ROWS = 500;
 export const demoHasNoReadings = (id: number): boolean => id % 20 === 17;
 /** Stations that measure particulates and weather only. */
 export const demoHasNoGases = (id: number): boolean => id % 3 === 1;
+/**
+ * A Norilsk station downwind of a smelter: sulphur dioxide at 0.55–0.95 mg/m³ all day, above the Russian maximum
+ * single norm, so that a new user sees an exceedance on the dashboards and the status page.
+ */
+export const DEMO_SMELTER_ID = 1068;
 
 export function demoMeasurements(id: number, nowMs: number, query: ReadingsQuery): DemoAnswer {
   const stepMs = READINGS_INTERVAL_MS[query.interval];
@@ -94,6 +99,7 @@ export function demoRow(id: number, t: number): DemoRow {
       h2s: null,
     });
   }
+  if (id === DEMO_SMELTER_ID) row.so2 = round((0.75 + 0.15 * Math.sin((hour / 24) * 2 * Math.PI)) * noise, 4);
   if (id % 4 === 0) row[DEMO_UNKNOWN_UNIT.field] = round(12 * noise, 1);
   return row;
 }

@@ -4,6 +4,7 @@
 import type { Collector } from '../collector/contract.js';
 import { forever, memoUntil } from '../collector/memo.js';
 import type { Config } from '../config/config.js';
+import { highestMultiple } from '../norms/lookup.js';
 import type { ReadingsCollector } from '../readings/collector.js';
 import type { StationReading } from '../readings/schema.js';
 import type { ServedReadings } from '../readings/served.js';
@@ -12,7 +13,7 @@ import type { Station, StationList } from '../stations/schema.js';
 import type { StatusStation, StatusView } from './view.js';
 
 export interface StatusSources {
-  readonly config: Pick<Config, 'demo' | 'upstream' | 'web'>;
+  readonly config: Pick<Config, 'demo' | 'upstream' | 'web' | 'readings'>;
   readonly version: string;
   readonly revision: string;
   /** Every collector, in the order the page lists their health. */
@@ -40,6 +41,7 @@ export function statusViewOf(sources: StatusSources): (nowMs: number) => StatusV
       collectors: sources.collectors.map((c) => c.health(nowMs)),
       stations: list && join(nowMs, list, sources.readings?.serving(nowMs)),
       readingsEnabled: sources.readings !== undefined,
+      readingsInterval: config.readings.interval,
     };
   };
 }
@@ -49,6 +51,7 @@ function withReading(s: Station, r: StationReading | undefined): StatusStation {
   const pm25 = r.concentrations.get('pm2.5');
   const pm10 = r.concentrations.get('pm10');
   const aqi = r.aqi.get('cityair');
+  const highest = highestMultiple(r.concentrations, 'pdk-single');
   return {
     ...s,
     reading: {
@@ -56,6 +59,7 @@ function withReading(s: Station, r: StationReading | undefined): StatusStation {
       ...(pm25 === undefined ? {} : { pm25 }),
       ...(pm10 === undefined ? {} : { pm10 }),
       ...(aqi === undefined ? {} : { aqi }),
+      ...(highest === undefined ? {} : { highest }),
     },
   };
 }

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { CollectorHealth } from '../collector/contract.js';
 import { escapeHtml, formatAge, formatUtc } from './html.js';
+import { readingsLegend } from './readings-html.js';
 import { stationTable, type TableHtml } from './table.js';
 import type { StatusQuery, StatusView } from './view.js';
 
@@ -16,6 +17,9 @@ h1{font-size:1.5em;margin:0 0 .3em}h2{font-size:1.15em;margin:1.4em 0 .4em}h3{fo
 table{border-collapse:collapse;margin-top:.6em}th,td{padding:.2em .7em;text-align:left;border-bottom:1px solid #e3e3e3}
 th{background:#f3f3f3;position:sticky;top:0}th button{font:inherit;font-weight:600;border:0;background:none;padding:0;cursor:pointer}
 tr.off{background:#fdecec}td:first-child{font-variant-numeric:tabular-nums}
+.b0{background:#d9efd9}.b1{background:#fdf0a6}.b2{background:#fdcf96}.b3{background:#f4aaa4}.x{color:#444;font-size:.85em}
+td.b0,td.b1,td.b2,td.b3{white-space:nowrap}
+.legend span{padding:0 .5em;margin-right:.2em}
 #live:empty{display:none}.more{color:#555}
 `;
 
@@ -94,7 +98,7 @@ ${view.demo ? '<p class="demo">Demo mode: simulated stations from the built-in s
 <h2>Refresh</h2>
 ${view.collectors.map((c) => health(c, view.nowMs)).join('\n')}
 <h2>Stations</h2>
-${table ? stations(table, query) : noStations(view)}
+${view.readingsEnabled && table ? `${readingsLegend(view.readingsInterval)}\n` : ''}${table ? stations(table, query) : noStations(view)}
 <script>${SCRIPT}</script>
 </body></html>
 `;

@@ -1,6 +1,7 @@
 // The station table of the status page. Escaping and ordering 10,000 stations is the expensive part of the page,
 // so it is done once per station array (one per refresh) and reused by every request until the data changes.
 import { escapeHtml, formatAge } from './html.js';
+import { concentrationCell, HIGHEST_HEADING, highestCell } from './readings-html.js';
 import type { StatusQuery, StatusStation } from './view.js';
 
 /** Enough rows to show every offline station of a large fleet while the page stays far below 1 MB. */
@@ -93,7 +94,7 @@ function buildTable(stations: readonly StatusStation[], readingsEnabled: boolean
 function headerCells(readingsEnabled: boolean): string {
   const base = '<th>Id</th><th>Name</th><th>Time zone</th><th>State</th>';
   return readingsEnabled
-    ? `${base}<th>PM2.5 µg/m³</th><th>PM10 µg/m³</th><th>AQI</th><th>Reading age</th>`
+    ? `${base}<th>PM2.5 µg/m³</th><th>PM10 µg/m³</th><th>${HIGHEST_HEADING}</th><th>AQI</th><th>Reading age</th>`
     : base;
 }
 
@@ -103,7 +104,7 @@ function toRow(s: StatusStation, readingsEnabled: boolean): Row {
   const head = `<tr${s.online ? '' : ' class="off"'}><td>${s.id}</td><td>${escapeHtml(clip(s.name, MAX_NAME_CHARS))}</td><td>${escapeHtml(clip(s.tz, MAX_TZ_CHARS)) || '–'}</td>${state}`;
   if (!readingsEnabled) return { online: s.online, key, before: `${head}</tr>`, after: '', atMs: undefined };
   const r = s.reading;
-  const values = `${numberCell(r?.pm25)}${numberCell(r?.pm10)}${numberCell(r?.aqi)}`;
+  const values = `${concentrationCell('pm2.5', r?.pm25)}${concentrationCell('pm10', r?.pm10)}${highestCell(r?.highest)}${numberCell(r?.aqi)}`;
   if (!r)
     return { online: s.online, key, before: `${head}${values}<td>–</td></tr>`, after: '', atMs: undefined };
   // data-v makes the age column sort by time (newest first) rather than by its text.

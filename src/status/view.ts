@@ -1,6 +1,8 @@
 // What the status page at / shows, as plain data: the adapter builds it from the collectors, the page renders it.
 // Nothing here knows how refreshes work.
 import type { CollectorHealth } from '../collector/contract.js';
+import type { ReadingsInterval } from '../config/setting-values.js';
+import type { Highest } from '../norms/lookup.js';
 
 export interface StatusView {
   readonly version: string;
@@ -19,6 +21,8 @@ export interface StatusView {
    */
   readonly stations: readonly StatusStation[] | undefined;
   readonly readingsEnabled: boolean;
+  /** The averaging interval of each reading (--measurements.interval). */
+  readonly readingsInterval: ReadingsInterval;
 }
 
 export interface StatusStation {
@@ -33,6 +37,8 @@ export interface StatusStation {
     readonly pm10?: number;
     readonly aqi?: number;
     readonly atMs: number;
+    /** The substance standing highest against its ПДК м.р., if the reading has one with a value. */
+    readonly highest?: Highest;
   };
 }
 

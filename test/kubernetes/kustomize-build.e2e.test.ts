@@ -11,6 +11,7 @@ import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/Netw
 import type { IService } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { RULES_FILES } from '../../scripts/prometheus-rule.js';
 import {
   assertValid,
   BASE_DIR,
@@ -65,10 +66,12 @@ describe.skipIf(!available)('kubectl kustomize deploy/kubernetes', () => {
     const image = readKustomization().images?.[0];
     const deployment = only<IDeployment>(rendered, 'Deployment');
     expect(deployment.spec?.template.spec?.containers[0]?.image).toBe(`${image?.newName}:${image?.newTag}`);
-    const rules = parseYaml(
-      readFileSync(new URL('../../deploy/prometheus/cityair-rules.yml', import.meta.url), 'utf8'),
-    ) as { groups: unknown };
-    expect(only<IPrometheusRule>(rendered, 'PrometheusRule').spec?.groups).toEqual(rules.groups);
+    const groups = RULES_FILES.flatMap(
+      (file) =>
+        (parseYaml(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')) as { groups: unknown[] })
+          .groups,
+    );
+    expect(only<IPrometheusRule>(rendered, 'PrometheusRule').spec?.groups).toEqual(groups);
   });
 });
 

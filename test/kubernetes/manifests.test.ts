@@ -11,6 +11,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { RULES_FILES } from '../../scripts/prometheus-rule.js';
 import { parseCli } from '../../src/config/config.js';
 import { finalStage, instructions, readRepoDockerfile } from '../container/dockerfile.js';
 import {
@@ -230,11 +231,13 @@ describe('Service, NetworkPolicy and ServiceMonitor match the Deployment', () =>
     expect(relabel?.replacement).toBe(job);
   });
 
-  it('the PrometheusRule holds exactly the groups of deploy/prometheus/cityair-rules.yml', () => {
-    const rules = parseYaml(
-      readFileSync(new URL('../../deploy/prometheus/cityair-rules.yml', import.meta.url), 'utf8'),
-    ) as { groups: unknown };
-    expect(prometheusRule.spec?.groups).toEqual(rules.groups);
+  it('the PrometheusRule holds exactly the groups of the rules files of deploy/prometheus', () => {
+    const groups = RULES_FILES.flatMap(
+      (file) =>
+        (parseYaml(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')) as { groups: unknown[] })
+          .groups,
+    );
+    expect(prometheusRule.spec?.groups).toEqual(groups);
   });
 
   it('every object carries the labels the selectors use', () => {

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { EXTREME_POLLUTION } from '../../src/norms/table.js';
 import {
   alertmanagerPath,
   amtoolPath,
@@ -17,7 +18,7 @@ import {
   alertingRules,
   alertmanagerConfigForTest,
   loadAlertmanagerConfig,
-  loadRules,
+  loadAllRules,
 } from './model.js';
 
 const RECEIVER_BY_SEVERITY: Record<string, string> = {
@@ -27,25 +28,23 @@ const RECEIVER_BY_SEVERITY: Record<string, string> = {
 };
 
 describe.skipIf(!amtoolPath())('routes', () => {
-  it.each(alertingRules(loadRules()).map((a) => [a.alert, a.labels?.severity ?? ''] as const))(
-    '%s (%s) goes to the right receiver',
-    (alertname, severity) => {
-      const run = spawnSync(
-        amtoolPath() ?? 'amtool',
-        [
-          'config',
-          'routes',
-          'test',
-          `--config.file=${ALERTMANAGER_FILE}`,
-          `alertname=${alertname}`,
-          `severity=${severity}`,
-        ],
-        { encoding: 'utf8' },
-      );
-      expect(run.status, run.stderr).toBe(0);
-      expect(run.stdout.trim()).toBe(RECEIVER_BY_SEVERITY[severity]);
-    },
-  );
+  const routed = new Map(alertingRules(loadAllRules()).map((a) => [a.alert, a.labels?.severity ?? '']));
+  it.each([...routed])('%s (%s) goes to the right receiver', (alertname, severity) => {
+    const run = spawnSync(
+      amtoolPath() ?? 'amtool',
+      [
+        'config',
+        'routes',
+        'test',
+        `--config.file=${ALERTMANAGER_FILE}`,
+        `alertname=${alertname}`,
+        `severity=${severity}`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(RECEIVER_BY_SEVERITY[severity]);
+  });
 });
 
 const amAlerts = z.array(
@@ -139,5 +138,50 @@ describe.skipIf(!alertmanagerPath())('inhibitions in a real Alertmanager', () =>
     expect(stateOf(alerts, { alertname: 'CityAirReadingsStale', ...a })).toBe('suppressed');
     expect(stateOf(alerts, { alertname: 'CityAirReadingsStale', ...b })).toBe('active');
     expect(stateOf(alerts, { alertname: 'CityAirReadingsFailing', ...a })).toBe('active');
+  });
+
+  it('keeps one extremely-high-pollution page per station and substance, for the highest criterion met', async () => {
+    const [top, eight, twoDays] = EXTREME_POLLUTION.map((c) => c.criterion);
+    const at = {
+      job: 'cityair',
+      instance: 'air:9610',
+      severity: 'critical',
+      alertname: 'CityAirExtremelyHighPollution',
+    };
+    const no2 = { ...at, id: '1000', substance: 'no2' };
+    const so2 = { ...at, id: '1000', substance: 'so2' };
+    const single = {
+      job: 'cityair',
+      instance: 'air:9610',
+      severity: 'warning',
+      alertname: 'CityAirPdkSingleExceeded',
+    };
+    await post([
+      { ...no2, criterion: top ?? '' },
+      { ...no2, criterion: eight ?? '' },
+      { ...no2, criterion: twoDays ?? '' },
+      { ...so2, criterion: eight ?? '' },
+      { ...so2, criterion: twoDays ?? '' },
+      { ...single, id: '1000', substance: 'no2' },
+      { ...single, id: '1000', substance: 'pm10' },
+    ]);
+    const alerts = await waitFor(
+      'air alerts processed',
+      async () => {
+        const all = amAlerts
+          .parse(await (await fetch(`${am.url}/api/v2/alerts`)).json())
+          .filter((x) => x.labels.instance === at.instance);
+        return all.length === 7 && all.every((x) => x.status.state !== 'unprocessed') ? all : undefined;
+      },
+      10_000,
+    );
+    const state = (labels: Record<string, string>) => stateOf(alerts, labels);
+    expect(state({ ...no2, criterion: top ?? '' })).toBe('active');
+    expect(state({ ...no2, criterion: eight ?? '' })).toBe('suppressed');
+    expect(state({ ...no2, criterion: twoDays ?? '' })).toBe('suppressed');
+    expect(state({ ...so2, criterion: eight ?? '' })).toBe('active');
+    expect(state({ ...so2, criterion: twoDays ?? '' })).toBe('suppressed');
+    expect(state({ ...single, substance: 'no2' })).toBe('suppressed');
+    expect(state({ ...single, substance: 'pm10' })).toBe('active');
   });
 });

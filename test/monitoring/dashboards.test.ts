@@ -3,6 +3,8 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { normsOf } from '../../src/norms/lookup.js';
+import { BAND_LIMITS, SUBSTANCE_NAMES } from '../../src/norms/table.js';
 import { generateDashboardSchema, IMPORT_ENVELOPE_KEYS } from './grafana-schema.js';
 import {
   type LoadedDashboard,
@@ -186,15 +188,10 @@ describe('panels', () => {
     );
   });
 
-  // WHO 2021 air-quality guideline values in µg/m³ (CO: 4 mg/m³), per panel and the substance it shows.
-  const WHO_2021: readonly (readonly [string, string, number])[] = [
-    ['PM2.5', 'pm2.5', 15],
-    ['PM10', 'pm10', 45],
-    ['NO₂', 'no2', 25],
-    ['SO₂', 'so2', 40],
-    ['O₃', 'o3', 100],
-    ['CO', 'co', 4000],
-  ];
+  // Every substance panel, with the WHO short-term guideline of its substance (from the norms table).
+  const WHO_2021 = [...normsOf('who-24h'), ...normsOf('who-8h')].map(
+    (n) => [SUBSTANCE_NAMES[n.substance], n.substance, n.ugPerM3] as const,
+  );
   const thresholdPanel = z.object({
     fieldConfig: z.object({
       defaults: z
@@ -206,6 +203,10 @@ describe('panels', () => {
         })
         .passthrough(),
     }),
+  });
+
+  it('has a panel for every substance with a WHO short-term guideline', () => {
+    expect(WHO_2021.map(([title]) => title)).toEqual(['PM2.5', 'PM10', 'NO₂', 'SO₂', 'CO', 'O₃']);
   });
 
   it.each(WHO_2021)(
@@ -236,6 +237,22 @@ describe('panels', () => {
     expect(panel('Atmospheric pressure')?.targets?.[0]?.expr).toMatch(
       /^cityair_pressure_pascals\{[^}]*\} \/ 100 /,
     );
+  });
+
+  it.each([
+    ['Multiple of ПДК м.р. (20-minute mean)', 'pdk_single'],
+    ['Multiple of ПДК м.р. over time (20-minute mean)', 'pdk_single'],
+    ['Multiple of ПДК с.с. (24-hour mean)', 'pdk_daily'],
+    ['Multiple of the WHO guideline (24-hour mean; O₃ 8-hour mean)', 'who_short_term'],
+    ['Multiple of ПДК с.г. and of the WHO annual guideline (365-day mean)', ''],
+  ])('%s colours each station by the bands of Russian reports', (title, ratio) => {
+    const panel = byUid('cityair-air-quality').model.panels.find((p) => p.title === title);
+    const { defaults } = thresholdPanel.parse(rawPanel('cityair-air-quality', title)).fieldConfig;
+    expect(defaults.thresholds.steps.map((s) => s.value)).toEqual([null, ...BAND_LIMITS]);
+    expect(defaults.unit).toBe('suffix:×');
+    const expr = panel?.targets?.map((t) => t.expr).join('\n') ?? '';
+    if (ratio) expect(expr).toContain(`:cityair_concentration_${ratio}:ratio{`);
+    else expect(expr).toContain('[1y])');
   });
 
   it.each(panels)('%s has a description, a unit and the data source variable', (_name, p: Panel) => {

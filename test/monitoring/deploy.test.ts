@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ALERTMANAGER_FILE, DASHBOARD_FILES, ROOT } from './model.js';
+import { ALERTMANAGER_FILE, DASHBOARD_FILES, ROOT, RULE_FILES } from './model.js';
 
 const DEPLOY = join(ROOT, 'deploy');
 const PROMETHEUS_FILE = join(DEPLOY, 'prometheus/prometheus.yml');
@@ -89,11 +89,9 @@ describe('the Compose stack', () => {
     const configPath = configFlag?.slice('--config.file='.length) ?? '';
     expect(hostPathOf('prometheus', configPath)).toBe(PROMETHEUS_FILE);
     const configDir = configPath.slice(0, configPath.lastIndexOf('/'));
-    for (const rules of prometheus.rule_files) {
-      expect(hostPathOf('prometheus', join(configDir, rules))).toBe(
-        join(DEPLOY, 'prometheus/cityair-rules.yml'),
-      );
-    }
+    expect(prometheus.rule_files.map((rules) => hostPathOf('prometheus', join(configDir, rules)))).toEqual(
+      RULE_FILES.map((f) => f.rules),
+    );
   });
 
   it('points Prometheus at the exporter (as job cityair) and at Alertmanager by service name', () => {

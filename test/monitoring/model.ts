@@ -8,6 +8,14 @@ import { z } from 'zod';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const RULES_FILE = `${ROOT}deploy/prometheus/cityair-rules.yml`;
 export const RULES_TEST_FILE = `${ROOT}deploy/prometheus/cityair-rules.test.yml`;
+/** Generated from the norms table (npm run generate:norms). */
+export const NORMS_RULES_FILE = `${ROOT}deploy/prometheus/cityair-norms-rules.yml`;
+export const NORMS_RULES_TEST_FILE = `${ROOT}deploy/prometheus/cityair-norms-rules.test.yml`;
+/** Every rules file Prometheus loads, each with its promtool unit tests. */
+export const RULE_FILES = [
+  { rules: RULES_FILE, tests: RULES_TEST_FILE },
+  { rules: NORMS_RULES_FILE, tests: NORMS_RULES_TEST_FILE },
+] as const;
 export const RUNBOOK_FILE = `${ROOT}docs/runbook.md`;
 export const DASHBOARD_FILES = {
   stations: `${ROOT}dashboards/cityair-stations.json`,
@@ -45,8 +53,14 @@ export function parseRules(text: string): RulesFile {
   return rulesFile.parse(parseYaml(text));
 }
 
-export function loadRules(): RulesFile {
-  return parseRules(readFileSync(RULES_FILE, 'utf8'));
+/** One rules file: the kit's by default. */
+export function loadRules(file: string = RULES_FILE): RulesFile {
+  return parseRules(readFileSync(file, 'utf8'));
+}
+
+/** The groups of every rules file, in the order of RULE_FILES. */
+export function loadAllRules(): RulesFile {
+  return { groups: RULE_FILES.flatMap((f) => loadRules(f.rules).groups) };
 }
 
 export function alertingRules(file: RulesFile): AlertingRule[] {
@@ -69,8 +83,8 @@ const ruleTestsFile = z.object({
   ),
 });
 
-export function loadRuleTests(): z.infer<typeof ruleTestsFile> {
-  return ruleTestsFile.parse(parseYaml(readFileSync(RULES_TEST_FILE, 'utf8')));
+export function loadRuleTests(file: string = RULES_TEST_FILE): z.infer<typeof ruleTestsFile> {
+  return ruleTestsFile.parse(parseYaml(readFileSync(file, 'utf8')));
 }
 
 /** Prometheus duration ("90s", "1h30m") in seconds. */
@@ -268,4 +282,9 @@ export function rulesWithFor(file: RulesFile, duration: string): RulesFile {
       rules: g.rules.map((r) => ('alert' in r && r.for !== undefined ? { ...r, for: duration } : r)),
     })),
   };
+}
+
+/** The shipped rules with every group at the global evaluation interval, so an hourly group runs in a test too. */
+export function rulesAtGlobalInterval(file: RulesFile): RulesFile {
+  return { groups: file.groups.map(({ interval: _, ...g }) => g) };
 }

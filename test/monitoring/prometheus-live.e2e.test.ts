@@ -3,7 +3,9 @@
 // The readings collector is on, so the air-quality panels and the readings rules read what the exporter made of
 // the simulator's answers, and their values are checked against the demo rows those answers were built from.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import {
+  DEMO_SMELTER_ID,
   type DemoRow,
   demoHasNoReadings,
   demoMeasurements,
@@ -11,6 +13,7 @@ import {
   type ReadingsQuery,
 } from '../../src/demo/readings.js';
 import { demoPosts } from '../../src/demo/stations.js';
+import { normValue } from '../../src/norms/lookup.js';
 import { type ExporterProcess, startExporterProcess } from '../support/exporter-process.js';
 import { get } from '../support/http.js';
 import {
@@ -24,11 +27,14 @@ import { type Simulator, startSimulator } from '../support/simulator.js';
 import {
   alertingRules,
   labelValuesQuery,
+  loadAllRules,
   loadDashboards,
   loadRules,
+  NORMS_RULES_FILE,
   panelQueries,
   RULES_FILE,
   recordingRules,
+  rulesAtGlobalInterval,
   substitute,
   variableQuery,
 } from './model.js';
@@ -40,7 +46,7 @@ const FLIPPED_ID = 1000;
 const posts = demoPosts();
 const MOSCOW = 'Europe/Moscow';
 const dashboards = loadDashboards();
-const rules = loadRules();
+const rules = loadAllRules();
 // A Moscow station with gas sensors, whose values are checked in the dashboard's units.
 const MOSCOW_ID = 1170;
 // The demo never measures H2S (always null), and only that gives the "Other substances" panel a series: here the
@@ -49,12 +55,31 @@ const MOSCOW_ID = 1170;
 const H2S_MG_PER_M3 = 0.0012;
 const NO_ROWS_ID = 1340;
 const MM_HG_IN_PA = 133.322;
+// One station breathes NO₂ at 60 times its ПДК м.р., past every norm and every ЭВЗ criterion, and H₂S at 10 times
+// its ПДК м.р., a substance with no daily or WHO value: each alert of the norms must hold there, and no rule may
+// judge H₂S by a norm it does not have.
+const POLLUTED_ID = 1034;
+const POLLUTED_MULTIPLE = 60;
+const NO2_SINGLE = normValue('no2', 'pdk-single') ?? Number.NaN;
+const H2S_SINGLE = normValue('h2s', 'pdk-single') ?? Number.NaN;
+/** Whether an alert's condition holds for that H₂S; the ЭВЗ criteria start above 10 times. */
+const H2S_JUDGED: Readonly<Record<string, boolean>> = {
+  CityAirPdkSingleExceeded: true,
+  CityAirPdkDailyExceeded: false,
+  CityAirWhoGuidelineExceeded: false,
+  CityAirExtremelyHighPollution: false,
+};
 
 function readingsAnswer(id: number, nowMs: number, query: ReadingsQuery): unknown {
   const answer = demoMeasurements(id, nowMs, query);
   if (id === NO_ROWS_ID) return { ...answer, data: [] };
   if (id === MOSCOW_ID) return { ...answer, data: answer.data.map((r) => withH2s(r)) };
+  if (id === POLLUTED_ID) return { ...answer, data: answer.data.map((r) => polluted(r)) };
   return answer;
+}
+
+function polluted(row: DemoRow): DemoRow {
+  return { ...row, no2: (POLLUTED_MULTIPLE * NO2_SINGLE) / 1000, h2s: (10 * H2S_SINGLE) / 1000 };
 }
 
 function withH2s(row: DemoRow): DemoRow {
@@ -103,7 +128,14 @@ describe.skipIf(!prometheusPath())('dashboards and rules against a real Promethe
     instance = new URL(exporter.url).host;
     prom = await startPrometheus({
       scrapeConfigs: [{ job_name: JOB, static_configs: [{ targets: [instance] }] }],
-      ruleFiles: [RULES_FILE],
+      ruleFiles: [
+        RULES_FILE,
+        // The annual group runs hourly; here at the test's pace, so that its series exist within seconds.
+        {
+          name: 'cityair-norms-rules.yml',
+          content: stringify(rulesAtGlobalInterval(loadRules(NORMS_RULES_FILE))),
+        },
+      ],
     });
     await prom.waitForTargetsUp();
     // The first round of readings follows the first station list; every station with rows then has a reading.
@@ -274,13 +306,47 @@ describe.skipIf(!prometheusPath())('dashboards and rules against a real Promethe
     expect(age?.value).toBeLessThan(10);
   });
 
-  it.each(alertingRules(rules).map((a) => [a.alert, comparisonOperand(a.expr)]))(
-    '%s reads series that exist (%s)',
-    async (_name, operand) => {
-      expect(operand).not.toBe('');
-      expect((await prom.query(operand)).length).toBeGreaterThan(0);
-    },
-  );
+  it.each(
+    alertingRules(rules).map((a) => [`${a.alert} ${a.labels?.criterion ?? ''}`, comparisonOperand(a.expr)]),
+  )('%s reads series that exist (%s)', async (_name, operand) => {
+    expect(operand).not.toBe('');
+    expect((await prom.query(operand)).length).toBeGreaterThan(0);
+  });
+
+  it.each(
+    alertingRules(loadRules(NORMS_RULES_FILE)).map(
+      (a) => [`${a.alert} ${a.labels?.criterion ?? ''}`, a] as const,
+    ),
+  )('%s holds for the polluted station, and judges H₂S only by a norm it has', async (_name, a) => {
+    const hits = (await prom.query(a.expr)).filter((s) => s.metric.id === String(POLLUTED_ID));
+    expect(hits.find((s) => s.metric.substance === 'no2')?.value, a.expr).toBeGreaterThan(1);
+    expect(hits.some((s) => s.metric.substance === 'h2s')).toBe(H2S_JUDGED[a.alert]);
+  });
+
+  it('states the polluted station’s NO₂ as 60 × ПДК м.р. on the dashboard, and the demo smelter above it', async () => {
+    const [cells] = await panelValues(
+      prom,
+      'cityair-air-quality',
+      'Multiple of ПДК м.р. (20-minute mean)',
+      'all',
+      instance,
+    );
+    const cell = (id: number, substance: string) => {
+      const name = posts.find((p) => p.id === id)?.name;
+      return cells?.find((s) => s.metric.name === name && s.metric.substance === substance)?.value;
+    };
+    expect(cell(POLLUTED_ID, 'no2')).toBeCloseTo(POLLUTED_MULTIPLE, 6);
+    expect(cell(DEMO_SMELTER_ID, 'so2')).toBeGreaterThan(1);
+    expect(cell(POLLUTED_ID, 'h2s')).toBeCloseTo(10, 6);
+    // H₂S has a ПДК м.р. but no ПДК с.с. and no WHO guideline: no multiple of those exists for it.
+    const daily = await prom.query(
+      `job_instance_id_substance:cityair_concentration_pdk_daily:ratio{substance="h2s"}`,
+    );
+    const who = await prom.query(
+      `job_instance_id_substance:cityair_concentration_who_short_term:ratio{substance="h2s"}`,
+    );
+    expect([...daily, ...who]).toEqual([]);
+  });
 
   it('fires none of the alerts while everything is healthy', async () => {
     const active = await prom.alerts();

@@ -1,7 +1,9 @@
 // The status page as a pure function of its view: what an operator reads, and that upstream text stays text.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { CollectorHealth } from '../../src/collector/contract.js';
-import { renderStatusPage } from '../../src/status/page.js';
+import { normValue } from '../../src/norms/lookup.js';
+import { renderStatusPage, STATUS_PAGE_CSP } from '../../src/status/page.js';
 import { parseStatusQuery } from '../../src/status/query.js';
 import type { StatusStation, StatusView } from '../../src/status/view.js';
 
@@ -19,6 +21,7 @@ function view(stations: readonly StatusStation[] | undefined, more: Partial<Stat
     collectors: [stationList()],
     stations,
     readingsEnabled: false,
+    readingsInterval: '5m',
     ...more,
   };
 }
@@ -153,7 +156,13 @@ describe('status page', () => {
     const allDown = many.map((s) => ({
       ...s,
       online: false,
-      reading: { pm25: 12.34, pm10: 40, aqi: 3, atMs: NOW },
+      reading: {
+        pm25: 12.34,
+        pm10: 40,
+        aqi: 3,
+        atMs: NOW,
+        highest: { substance: 'so2' as const, multiple: 12.5 },
+      },
     }));
     const worst = page(view(allDown, { readingsEnabled: true }));
     expect(Buffer.byteLength(worst)).toBeLessThan(1_000_000);
@@ -177,12 +186,39 @@ describe('status page', () => {
       station(3, 'No reading'),
     ];
     const on = page(view(list, { readingsEnabled: true }));
-    expect(on).toContain('<th>PM2.5 µg/m³</th><th>PM10 µg/m³</th><th>AQI</th><th>Reading age</th>');
-    expect(on).toMatch(
-      /<td>With reading<\/td><td>Europe\/Moscow<\/td><td>online<\/td><td>12.3<\/td><td>40<\/td><td>3.5<\/td><td[^>]*>5 min<\/td>/,
+    expect(on).toContain(
+      '<th>PM2.5 µg/m³</th><th>PM10 µg/m³</th><th>Highest × ПДК м.р.</th><th>AQI</th><th>Reading age</th>',
     );
-    expect(on).toMatch(/<td>Partial<\/td>.*<td>8<\/td><td>–<\/td><td>–<\/td><td[^>]*>90 s<\/td>/);
-    expect(on).toMatch(/<td>No reading<\/td>.*<td>–<\/td><td>–<\/td><td>–<\/td><td>–<\/td><\/tr>/);
+    expect(text(on, 'With reading')).toEqual([
+      'With reading',
+      'Europe/Moscow',
+      'online',
+      '12.3 0.08×',
+      '40 0.13×',
+      '–',
+      '3.5',
+      '5 min',
+    ]);
+    expect(text(on, 'Partial')).toEqual([
+      'Partial',
+      'Europe/Moscow',
+      'online',
+      '8 0.05×',
+      '–',
+      '–',
+      '–',
+      '90 s',
+    ]);
+    expect(text(on, 'No reading')).toEqual([
+      'No reading',
+      'Europe/Moscow',
+      'online',
+      '–',
+      '–',
+      '–',
+      '–',
+      '–',
+    ]);
     // The table is cached per station list; the ages are not.
     const later = page(view(list, { readingsEnabled: true, nowMs: NOW + 60 * 60_000 }));
     expect(later).toMatch(/<td>With reading<\/td>.*<td[^>]*>65 min<\/td>/);
@@ -245,5 +281,87 @@ describe('status page query', () => {
     expect(parseStatusQuery({ q: 'z'.repeat(500) }).q).toHaveLength(100);
     expect(parseStatusQuery({ q: { nested: 1 } })).toEqual({ q: '' });
     expect(parseStatusQuery(undefined)).toEqual({ q: '' });
+  });
+});
+
+/** The text of the cells of a station's row, after the id, markup stripped. */
+function text(html: string, name: string): string[] {
+  const row = html.split('\n').find((l) => l.includes(`<td>${name}</td>`)) ?? '';
+  return [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)].slice(1).map((m) => (m[1] ?? '').replace(/<[^>]+>/g, ''));
+}
+
+/** The band class of a station's cell in a column (0-based, after the id). */
+function band(html: string, name: string, column: number): string | undefined {
+  const row = html.split('\n').find((l) => l.includes(`<td>${name}</td>`)) ?? '';
+  const cell = [...row.matchAll(/<td([^>]*)>/g)][column + 1]?.[1] ?? '';
+  return /class="(b\d)"/.exec(cell)?.[1];
+}
+
+describe('readings against ПДК м.р.', () => {
+  const pm25 = normValue('pm2.5', 'pdk-single') ?? Number.NaN;
+  const pm10 = normValue('pm10', 'pdk-single') ?? Number.NaN;
+  const at = (
+    name: string,
+    pm25Multiple: number,
+    highest?: { substance: 'so2' | 'no2'; multiple: number },
+  ) => ({
+    ...station(name.length, name),
+    reading: {
+      pm25: pm25 * pm25Multiple,
+      pm10: pm10 * 0.5,
+      atMs: NOW - 60_000,
+      ...(highest ? { highest } : {}),
+    },
+  });
+  const list: StatusStation[] = [
+    at('Clean', 0.4),
+    at('Above', 1.5, { substance: 'so2', multiple: 1.6 }),
+    at('Twice', 3, { substance: 'no2', multiple: 3.2 }),
+    at('Worst', 7.5, { substance: 'no2', multiple: 52 }),
+  ];
+  const html = page(view(list, { readingsEnabled: true }));
+
+  it('colours each concentration by the band of its multiple of ПДК м.р., and writes the multiple', () => {
+    expect(['Clean', 'Above', 'Twice', 'Worst'].map((n) => band(html, n, 3))).toEqual([
+      'b0',
+      'b1',
+      'b2',
+      'b3',
+    ]);
+    expect(text(html, 'Above')[3]).toBe(`${Math.round(pm25 * 15) / 10} 1.5×`);
+    expect(text(html, 'Clean')[4]).toBe(`${Math.round(pm10 * 5) / 10} 0.50×`);
+    expect(band(html, 'Clean', 4)).toBe('b0');
+  });
+
+  it('names the substance standing highest against its norm, gases included', () => {
+    expect(text(html, 'Above')[5]).toBe('SO₂ 1.6×');
+    expect(text(html, 'Worst')[5]).toBe('NO₂ 52.0×');
+    expect(band(html, 'Worst', 5)).toBe('b3');
+    expect(text(html, 'Clean')[5]).toBe('–');
+  });
+
+  it('sorts by the value, not by its text', () => {
+    expect(html).toContain(`data-v="${Math.round(pm25 * 75) / 10}"`);
+    expect(html).toContain('data-v="52"');
+  });
+
+  it('explains the colours in a legend and says what mean a reading is', () => {
+    expect(html).toContain(
+      '<span class="b0">≤ 1</span> <span class="b1">1–2</span> <span class="b2">2–5</span> <span class="b3">&gt; 5</span>',
+    );
+    expect(html).toMatch(
+      /latest row, a 5-minute mean; ПДК м.р. applies to 20-minute means, so a multiple above 1/,
+    );
+    const twenty = page(view(list, { readingsEnabled: true, readingsInterval: '20m' }));
+    expect(twenty).toMatch(/latest row, a 20-minute mean, the averaging period of ПДК м.р./);
+    expect(page(view(list, { readingsEnabled: true, readingsInterval: '1h' }))).toMatch(/an hourly mean;/);
+    expect(page(view(list))).not.toContain('class="legend"');
+  });
+
+  it('styles the bands in the page’s own stylesheet, which the CSP allows by hash', () => {
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+    for (const b of ['b0', 'b1', 'b2', 'b3']) expect(style).toMatch(new RegExp(`\\.${b}\\{background:#`));
+    expect(STATUS_PAGE_CSP).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(html).not.toMatch(/ style="/);
   });
 });

@@ -1,0 +1,55 @@
+// A reading on the status page against ПДК м.р., the norm Russian reports judge a short mean by: the value, the
+// multiple of the norm it stands at, and the colour of that multiple's band, explained by a legend. Colour is
+// never the only sign: the multiple is written beside it.
+import type { ReadingsInterval } from '../config/setting-values.js';
+import { bandLabels, bandOf, type Highest, normValue } from '../norms/lookup.js';
+import { FAMILIES, SUBSTANCE_NAMES } from '../norms/table.js';
+
+const FAMILY = 'pdk-single';
+const NORM = FAMILIES[FAMILY].label;
+
+const MEANS: Readonly<Record<ReadingsInterval, string>> = {
+  '5m': `a 5-minute mean; ${NORM} applies to 20-minute means, so a multiple above 1 is a warning sign rather than an exceedance`,
+  '20m': `a 20-minute mean, the averaging period of ${NORM}`,
+  '1h': `an hourly mean; ${NORM} applies to 20-minute means, which may have been higher`,
+  '1d': `a daily mean; ${NORM} applies to 20-minute means, which may have been much higher`,
+};
+
+/** The multiple as reports write it: two decimals below 1, one above. */
+function formatMultiple(multiple: number): string {
+  return `${multiple < 1 ? multiple.toFixed(2) : multiple.toFixed(1)}×`;
+}
+
+function rounded(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+/** A concentration in µg/m³, coloured by its multiple of ПДК м.р. where the substance has one. */
+export function concentrationCell(substance: string, value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return '<td>–</td>';
+  const norm = normValue(substance, FAMILY);
+  if (norm === undefined) return `<td>${rounded(value)}</td>`;
+  const multiple = value / norm;
+  const shown = rounded(value);
+  return `<td class="b${bandOf(multiple)}" data-v="${shown}">${shown} <span class="x">${formatMultiple(multiple)}</span></td>`;
+}
+
+/** The substance standing highest against its ПДК м.р., with the multiple. */
+export function highestCell(highest: Highest | undefined): string {
+  if (!highest) return '<td>–</td>';
+  const { substance, multiple } = highest;
+  const v = Math.round(multiple * 1000) / 1000;
+  return `<td class="b${bandOf(multiple)}" data-v="${v}">${SUBSTANCE_NAMES[substance]} ${formatMultiple(multiple)}</td>`;
+}
+
+export const HIGHEST_HEADING = `Highest × ${NORM}`;
+
+/** What a reading is, and what the colours mean. */
+export function readingsLegend(interval: ReadingsInterval): string {
+  const bands = bandLabels()
+    .map((label, band) => `<span class="b${band}">${label.replace('>', '&gt;')}</span>`)
+    .join(' ');
+  return `<p class="legend" id="legend">Readings are each station's latest row, ${MEANS[interval]} \
+(--measurements.interval). Colour and × show each reading as a multiple of its ${NORM}, the Russian maximum \
+single norm: ${bands}</p>`;
+}

@@ -1,0 +1,107 @@
+// The annual panel of the air-quality dashboard against a long-term store: a real VictoriaMetrics holding a year of
+// readings, queried with the panel's own expression. The panel computes the annual mean in its query (no recording
+// rule sees a year in a Prometheus that keeps 15 days), so a store that holds the year must answer it as it is.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { normValue } from '../../src/norms/lookup.js';
+import { binaryPath, type Daemon, freePort, makeTempDir, startDaemon, waitFor } from '../support/daemon.js';
+import { loadDashboards, panelQueries, substitute } from './model.js';
+
+const TITLE = 'Multiple of ПДК с.г. and of the WHO annual guideline (365-day mean)';
+const victoriaMetrics = binaryPath('victoria-metrics', 'victoria-metrics');
+const JOB = 'cityair';
+const INSTANCE = 'exporter:9610';
+const STATION = { id: '1068', name: 'Норильск, ЖК "Северное сияние", корп. 4', tz: 'Asia/Krasnoyarsk' };
+const DAY_MS = 86_400_000;
+// A year of daily readings: NO₂ alternating between 30 and 50 µg/m³ (mean 40), PM2.5 at 20.
+const DAYS = 360;
+const no2 = (day: number): number => (day % 2 === 0 ? 30 : 50);
+const PM25 = 20;
+
+const result = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    result: z.array(
+      z.object({ metric: z.record(z.string(), z.string()), value: z.tuple([z.number(), z.string()]) }),
+    ),
+  }),
+});
+
+function importText(nowMs: number): string {
+  const labels = (extra: string) => `job="${JOB}",instance="${INSTANCE}",id="${STATION.id}"${extra}`;
+  const lines: string[] = [];
+  for (let day = DAYS; day >= 0; day--) {
+    const t = nowMs - day * DAY_MS;
+    lines.push(
+      `cityair_concentration_micrograms_per_cubic_meter{${labels(',substance="no2"')}} ${no2(day)} ${t}`,
+    );
+    lines.push(
+      `cityair_concentration_micrograms_per_cubic_meter{${labels(',substance="pm2.5"')}} ${PM25} ${t}`,
+    );
+  }
+  // Today's station list: the names come from it, as they do on the live dashboard.
+  const info = `,name="${STATION.name.replace(/"/g, '\\"')}",description="",tz="${STATION.tz}"`;
+  lines.push(`cityair_station_info{${labels(info)}} 1 ${nowMs}`);
+  return `${lines.join('\n')}\n`;
+}
+
+describe.skipIf(!victoriaMetrics)('the annual panel on VictoriaMetrics', () => {
+  let daemon: Daemon;
+  let url: string;
+  const nowMs = Date.now() - 60_000;
+
+  beforeAll(async () => {
+    const dir = await makeTempDir('cityair-victoria-');
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    daemon = startDaemon(
+      victoriaMetrics ?? 'victoria-metrics',
+      [
+        `-storageDataPath=${dir}`,
+        `-httpListenAddr=127.0.0.1:${port}`,
+        '-retentionPeriod=2y',
+        '-loggerLevel=ERROR',
+      ],
+      dir,
+    );
+    await waitFor(
+      'VictoriaMetrics ready',
+      async () => ((await fetch(`${url}/health`)).ok ? true : undefined),
+      15_000,
+      daemon,
+    );
+    const imported = await fetch(`${url}/api/v1/import/prometheus`, {
+      method: 'POST',
+      body: importText(nowMs),
+    });
+    expect(imported.status).toBe(204);
+  }, 30_000);
+
+  afterAll(async () => daemon?.stop());
+
+  it('gives each station the year’s mean as a multiple of ПДК с.г. and of the WHO annual guideline', async () => {
+    const dashboard = loadDashboards().find((d) => d.model.uid === 'cityair-air-quality');
+    const [query] = dashboard ? panelQueries(dashboard).filter((q) => q.panel === TITLE) : [];
+    if (!query) throw new Error(`no panel "${TITLE}"`);
+    const expr = substitute(query.expr, { $job: JOB, $instance: '.*', $tz: '.*' });
+    const cells = await waitFor(
+      'the imported year',
+      async () => {
+        const answer = await fetch(
+          `${url}/api/v1/query?${new URLSearchParams({ query: expr, time: String(nowMs / 1000) })}`,
+        );
+        const rows = result.parse(await answer.json()).data.result;
+        return rows.length === 4 ? rows : undefined;
+      },
+      20_000,
+      daemon,
+    );
+    const value = (norm: string) => Number(cells.find((c) => c.metric.norm === norm)?.value[1]);
+    const mean = (no2(0) + no2(1)) / 2;
+    expect(value('NO₂ ПДК с.г.')).toBeCloseTo(mean / (normValue('no2', 'pdk-annual') ?? Number.NaN), 2);
+    expect(value('NO₂ WHO annual')).toBeCloseTo(mean / (normValue('no2', 'who-annual') ?? Number.NaN), 2);
+    expect(value('PM2.5 ПДК с.г.')).toBeCloseTo(PM25 / (normValue('pm2.5', 'pdk-annual') ?? Number.NaN), 6);
+    expect(value('PM2.5 WHO annual')).toBeCloseTo(PM25 / (normValue('pm2.5', 'who-annual') ?? Number.NaN), 6);
+    expect(new Set(cells.map((c) => c.metric.name))).toEqual(new Set([STATION.name]));
+  });
+});
