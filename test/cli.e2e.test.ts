@@ -39,6 +39,11 @@ describe('command line', () => {
       { CITYAIR_MEASUREMENTS_CONCURRENCY: '0' },
       'cityair-exporter: invalid --measurements.concurrency (CITYAIR_MEASUREMENTS_CONCURRENCY): "0" is not a whole number from 1 to 16',
     ],
+    [
+      ['--upstream.refresh-interval=30d'],
+      {},
+      'cityair-exporter: invalid --upstream.refresh-interval (CITYAIR_REFRESH_INTERVAL): must be at most 1d',
+    ],
     [['--no-such-flag'], {}, "cityair-exporter: Unknown option '--no-such-flag' (see --help)"],
   ])('exits 2 with one line naming the setting for %j %j', async (args, env, line) => {
     const { code, stderr } = await runExporter(args, { CITYAIR_API_KEY: 'k', ...env });

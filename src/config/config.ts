@@ -204,6 +204,15 @@ function readApiKey(file: string | undefined, inline: string | undefined): Secre
   return new Secret(key);
 }
 
+/** How --help shows a duration's range: empty for other settings. */
+function rangeText(s: SettingSpec<unknown>): string {
+  if (s.range === undefined) return '';
+  const [min, max] = s.range;
+  return min === 0
+    ? ` At most ${formatDuration(max)}.`
+    : ` From ${formatDuration(min)} to ${formatDuration(max)}.`;
+}
+
 /** How --help shows a default: empty when there is none. */
 function defaultText(s: SettingSpec<unknown>): string {
   if (s.default === undefined) return '';
@@ -225,7 +234,7 @@ export function helpText(version: string): string {
     '',
     'Every setting is a flag or an environment variable; the flag wins. Durations use Prometheus notation.',
     '',
-    ...specs.map((s) => row(name(s), s.env, `${s.help}${defaultText(s)}`)),
+    ...specs.map((s) => row(name(s), s.env, `${s.help}${rangeText(s)}${defaultText(s)}`)),
     row('--help', '', 'Show this help and exit.'),
     row('--version', '', 'Show the version and exit.'),
     '',

@@ -21,7 +21,10 @@ export const READINGS_INTERVALS = Object.keys(READINGS_INTERVAL_MS) as [
 // JSON quoting keeps an error one line even when the value holds a newline.
 const quote = (text: string): string => JSON.stringify(text);
 
-export const duration = (min: number) =>
+/** A duration setting's least and greatest value, in milliseconds. */
+export type DurationRange = readonly [min: number, max: number];
+
+export const duration = ([min, max]: DurationRange) =>
   z.string().transform((text, ctx) => {
     const ms = parseDurationMs(text.trim());
     if (ms === undefined) {
@@ -33,6 +36,10 @@ export const duration = (min: number) =>
     }
     if (ms < min) {
       ctx.addIssue({ code: 'custom', message: `must be at least ${formatDuration(min)}` });
+      return z.NEVER;
+    }
+    if (ms > max) {
+      ctx.addIssue({ code: 'custom', message: `must be at most ${formatDuration(max)}` });
       return z.NEVER;
     }
     return ms;

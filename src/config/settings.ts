@@ -6,6 +6,7 @@ import {
   baseUrl,
   boolText,
   byteSize,
+  type DurationRange,
   duration,
   integerBetween,
   listenAddress,
@@ -30,10 +31,22 @@ export interface SettingSpec<T, D extends string | undefined = string | undefine
   readonly help: string;
   readonly schema: z.ZodType<T, string>;
   readonly boolean?: true;
+  /** A duration's least and greatest value: checked by `schema`, shown by --help. */
+  readonly range?: DurationRange;
 }
 
 // `const D` keeps the literal default in the type, which is what tells Parsed whether a value is always present.
 const setting = <T, const D extends string | undefined>(spec: SettingSpec<T, D>): SettingSpec<T, D> => spec;
+
+/** A duration: every one has a ceiling, well below the 24.8 days past which Node fires a timer at once. */
+const durationSetting = <const D extends string>(
+  spec: Omit<SettingSpec<number, D>, 'schema'> & { readonly range: DurationRange },
+): SettingSpec<number, D> => ({ ...spec, schema: duration(spec.range) });
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 /** The settings table: order is the order of --help. */
 export const SETTINGS = {
@@ -58,40 +71,40 @@ export const SETTINGS = {
     help: 'The API key itself (environment only, so it never shows in a process list).',
     schema: z.string(),
   }),
-  timeout: setting({
+  timeout: durationSetting({
     flag: 'upstream.timeout',
     env: 'CITYAIR_TIMEOUT',
     default: '8s',
     help: 'Deadline of one upstream request: connect, headers and body.',
-    schema: duration(1),
+    range: [1, 5 * MINUTE],
   }),
-  minInterval: setting({
+  minInterval: durationSetting({
     flag: 'upstream.min-interval',
     env: 'CITYAIR_MIN_INTERVAL',
     default: '30s',
     help: 'Scrapes within this age of the last refresh reuse it instead of calling the API.',
-    schema: duration(0),
+    range: [0, DAY],
   }),
-  refreshInterval: setting({
+  refreshInterval: durationSetting({
     flag: 'upstream.refresh-interval',
     env: 'CITYAIR_REFRESH_INTERVAL',
     default: '0s',
     help: 'Above 0: refresh in the background at this interval and answer scrapes from memory.',
-    schema: duration(0),
+    range: [0, DAY],
   }),
-  maxAge: setting({
+  maxAge: durationSetting({
     flag: 'upstream.max-age',
     env: 'CITYAIR_MAX_AGE',
     default: '10m',
     help: 'Data older than this is not served: station series vanish and /readyz fails.',
-    schema: duration(1000),
+    range: [SECOND, 7 * DAY],
   }),
-  maxBackoff: setting({
+  maxBackoff: durationSetting({
     flag: 'upstream.max-backoff',
     env: 'CITYAIR_MAX_BACKOFF',
     default: '1m',
     help: 'The wait after failures doubles up to this (a Retry-After is still honoured up to 1h).',
-    schema: duration(1000),
+    range: [SECOND, HOUR],
   }),
   maxBodySize: setting({
     flag: 'upstream.max-body-size',
@@ -139,19 +152,19 @@ export const SETTINGS = {
     help: `Averaging interval asked of the API: ${READINGS_INTERVALS.join(', ')}; 20m is the averaging period of ПДК м.р.`,
     schema: oneOf(READINGS_INTERVALS, 'an averaging interval of the API'),
   }),
-  readingsRefreshInterval: setting({
+  readingsRefreshInterval: durationSetting({
     flag: 'measurements.refresh-interval',
     env: 'CITYAIR_MEASUREMENTS_REFRESH_INTERVAL',
     default: '5m',
-    help: 'How often a round of readings requests runs (at least 1m).',
-    schema: duration(60_000),
+    help: 'How often a round of readings requests runs.',
+    range: [MINUTE, DAY],
   }),
-  readingsMaxAge: setting({
+  readingsMaxAge: durationSetting({
     flag: 'measurements.max-age',
     env: 'CITYAIR_MEASUREMENTS_MAX_AGE',
     default: '30m',
     help: 'A station whose newest row is older than this has no reading series.',
-    schema: duration(1000),
+    range: [SECOND, 7 * DAY],
   }),
   readingsStations: setting({
     flag: 'measurements.stations',
@@ -188,12 +201,12 @@ export const SETTINGS = {
     help: 'Web configuration file (TLS, basic auth, headers) in the Prometheus exporter-toolkit format.',
     schema: z.string().min(1, 'must not be empty'),
   }),
-  timeoutOffset: setting({
+  timeoutOffset: durationSetting({
     flag: 'web.timeout-offset',
     env: 'CITYAIR_TIMEOUT_OFFSET',
     default: '500ms',
     help: "Subtracted from Prometheus' X-Prometheus-Scrape-Timeout-Seconds to get a scrape's deadline.",
-    schema: duration(0),
+    range: [0, MINUTE],
   }),
   logLevel: setting({
     flag: 'log.level',

@@ -6,6 +6,7 @@ import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { Secret } from '../config/secret.js';
 import { scrub } from '../config/secret.js';
+import { armTimer } from '../refresh/clock.js';
 import { type Failure, failure, parseRetryAfter, type Result, reasonForStatus } from './failure.js';
 
 export interface UpstreamOptions {
@@ -53,7 +54,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     // Not AbortSignal.timeout(): its timer and signal outlive a fast answer by the whole deadline, so on-demand
     // scrapes pile them into the old generation and RSS climbs until a full GC. A cleared timer frees them at once.
     const deadline = new AbortController();
-    const timer = setTimeout(
+    const cancelDeadline = armTimer(
       () => deadline.abort(new DOMException('deadline', 'TimeoutError')),
       options.timeoutMs,
     );
@@ -69,7 +70,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     } catch (error) {
       return classifyError(error, deadline.signal, options);
     } finally {
-      clearTimeout(timer);
+      cancelDeadline();
     }
   };
 

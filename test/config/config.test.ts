@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Config, ConfigError, helpText, parseCli, SETTINGS } from '../../src/config/config.js';
+import { formatDuration } from '../../src/config/units.js';
+import { TIMER_LIMIT_MS } from '../../src/refresh/clock.js';
 
 type Env = Readonly<Record<string, string>>;
 type SettingKey = keyof typeof SETTINGS;
@@ -537,6 +539,46 @@ describe('settings: invalid values stop the start with one line naming the setti
     [['--upstream.api-key=k'], "Unknown option '--upstream.api-key' (see --help)"],
   ])('refuses the command line %j', (argv, line) => {
     expect(errorOf(argv, KEY)).toBe(line);
+  });
+});
+
+describe('settings: every duration has a ceiling below the timer limit', () => {
+  // Found by what the schema says of a non-duration, not by a list: a new duration without a range fails here.
+  const durations = (Object.keys(SETTINGS) as SettingKey[]).filter((name) =>
+    SETTINGS[name].schema.safeParse('soon').error?.issues[0]?.message.includes('is not a duration'),
+  );
+
+  it('finds the duration settings', () => {
+    expect(durations.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each(durations)('%s has a range whose ceiling a timer can wait', (name) => {
+    const range = SETTINGS[name].range;
+    expect(range).toBeDefined();
+    expect(range?.[1]).toBeLessThanOrEqual(TIMER_LIMIT_MS);
+  });
+
+  it.each(durations)('%s refuses 30d from its flag and its variable, naming the ceiling', (name) => {
+    const max = formatDuration(SETTINGS[name].range?.[1] ?? 0);
+    const line = `invalid ${flagOf(name)} (${SETTINGS[name].env}): must be at most ${max}`;
+    expect(errorOf([`${flagOf(name)}=30d`], KEY)).toBe(line);
+    expect(errorOf([], { ...KEY, [SETTINGS[name].env]: '30d' })).toBe(line);
+  });
+
+  it.each(durations)('%s accepts its ceiling and refuses a millisecond more', (name) => {
+    const max = SETTINGS[name].range?.[1] ?? 0;
+    expect(() => parseCli([`${flagOf(name)}=${formatDuration(max)}`], KEY)).not.toThrow();
+    expect(errorOf([`${flagOf(name)}=${formatDuration(max + 1)}`], KEY)).toMatch(/must be at most/);
+  });
+
+  it('shows each range in --help', () => {
+    const help = helpText('1.0.0');
+    expect(help).toContain('How often a round of readings requests runs. From 1m to 1d.');
+    expect(help).toContain('At most 1m. (default: 500ms)');
+    for (const name of durations) {
+      const row = help.split('\n').find((l) => l.includes(`${flagOf(name)} `));
+      expect(row, name).toContain(formatDuration(SETTINGS[name].range?.[1] ?? 0));
+    }
   });
 });
 
