@@ -111,7 +111,32 @@ async function openUpstream(config: Config, build: BuildFacts, log: Logger): Pro
   };
 }
 
+/** The listen address cannot be had; main prints the one line and exits 1. */
+export class ListenError extends Error {}
+
+const LISTEN_PROBLEMS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the address is already in use (another process, or a second copy of this one, holds it)',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  EADDRNOTAVAIL: 'this machine has no such address',
+};
+
 async function listen(
+  app: ReturnType<typeof buildServer>,
+  host: string | undefined,
+  port: number,
+): Promise<string> {
+  try {
+    return await listenOn(app, host, port);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    const where = `${host === undefined ? '' : host.includes(':') ? `[${host}]` : host}:${port}`;
+    throw new ListenError(
+      `cannot listen on ${where}: ${LISTEN_PROBLEMS[code] ?? (error as Error).message}; choose another with --web.listen-address (CITYAIR_LISTEN_ADDRESS)`,
+    );
+  }
+}
+
+async function listenOn(
   app: ReturnType<typeof buildServer>,
   host: string | undefined,
   port: number,

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     return void process.stdout.write(`cityair-exporter ${build.version} (revision ${build.revision})\n`);
 
   // Loaded only to run: --help, --version and configuration errors answer without fastify, prom-client or undici.
-  const [{ startExporter }, { createLogger }] = await Promise.all([
+  const [{ startExporter, ListenError }, { createLogger }] = await Promise.all([
     import('./app.js'),
     import('./log/logger.js'),
   ]);
@@ -45,6 +45,11 @@ async function main(): Promise<void> {
     if (error instanceof ConfigError) {
       process.stderr.write(`cityair-exporter: ${error.message}\n`);
       process.exit(2);
+    }
+    // The address is valid but cannot be had now: one line, as for a bad setting, and the status of a failed start.
+    if (error instanceof ListenError) {
+      process.stderr.write(`cityair-exporter: ${error.message}\n`);
+      process.exit(1);
     }
     log.fatal({ err: error }, 'cannot start');
     process.exit(1);

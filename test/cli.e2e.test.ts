@@ -1,6 +1,7 @@
 // The command line as a user meets it: the built program's exit codes and output. Every setting's parsing is
 // proved in-process in config.test.ts; these few spawn dist/main.js to prove what only the process shows.
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,6 +58,24 @@ describe('command line', () => {
     expect(stderr).toContain('Settings → API access keys');
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('exits 1 with one line, no stack trace, when the listen address is taken', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const { code, stdout, stderr } = await runExporter([`--web.listen-address=127.0.0.1:${port}`], {
+        CITYAIR_API_KEY: 'key-of-the-test',
+      });
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        `cityair-exporter: cannot listen on 127.0.0.1:${port}: the address is already in use (another process, or a second copy of this one, holds it); choose another with --web.listen-address (CITYAIR_LISTEN_ADDRESS)\n`,
+      );
+      expect(stdout).not.toMatch(/\bat /);
+    } finally {
+      holder.close();
+    }
   });
 
   it('sends the key read from a file, trimmed, to the API', async () => {
