@@ -1,5 +1,6 @@
 // The command line as a user meets it: the built program's exit codes and output. Every setting's parsing is
 // proved in-process in config.test.ts; these few spawn dist/main.js to prove what only the process shows.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -76,6 +77,20 @@ describe('command line', () => {
     } finally {
       holder.close();
     }
+  });
+
+  it.concurrent.each([
+    ['a FIFO nobody writes to', 'fifo'],
+    ['/dev/zero', '/dev/zero'],
+  ])('refuses %s as the key file at once: one line, exit 2', async (_, name) => {
+    const dir = mkdtempSync(join(tmpdir(), 'cityair-key-'));
+    const path = name === 'fifo' ? join(dir, 'fifo') : name;
+    if (name === 'fifo') execFileSync('mkfifo', [path]);
+    const { code, stderr } = await runExporter([`--upstream.api-key-file=${path}`], {}, 10_000);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `cityair-exporter: invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${path} (not a regular file)\n`,
+    );
   });
 
   it('sends the key read from a file, trimmed, to the API', async () => {

@@ -1,10 +1,10 @@
 // Turns argv and the environment into the exporter's Config through the settings table, and writes --help from
 // the same table.
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Secret } from './secret.js';
 import { READINGS_INTERVAL_MS, type ReadingsInterval } from './setting-values.js';
 import { type Parsed, SETTINGS, type SettingName, type SettingSpec } from './settings.js';
+import { readSmallFile, SmallFileError } from './small-file.js';
 import { formatDuration } from './units.js';
 
 export { READINGS_INTERVAL_MS, READINGS_INTERVALS, type ReadingsInterval } from './setting-values.js';
@@ -179,6 +179,9 @@ function assemble(p: Parsed): CliAction {
 const KEY_HELP =
   'an API key is required: create one in your CityAir personal account (Settings → API access keys), then put it in a file named by --upstream.api-key-file (CITYAIR_API_KEY_FILE) or in CITYAIR_API_KEY; or try --demo';
 
+/** A key is a few dozen characters; a file much larger than one is the wrong file. */
+const MAX_KEY_FILE_BYTES = 4096;
+
 function readApiKey(file: string | undefined, inline: string | undefined): Secret {
   if (file !== undefined && inline !== undefined && inline !== '') {
     throw new ConfigError(
@@ -188,11 +191,11 @@ function readApiKey(file: string | undefined, inline: string | undefined): Secre
   let key = inline?.trim();
   if (file !== undefined) {
     try {
-      key = readFileSync(file, 'utf8').trim();
+      key = readSmallFile(file, MAX_KEY_FILE_BYTES).toString('utf8').trim();
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      if (!(error instanceof SmallFileError)) throw error;
       throw new ConfigError(
-        `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${file} (${code})`,
+        `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${file} (${error.message})`,
       );
     }
   }

@@ -2,11 +2,11 @@
 // exempts hosts), trusting Node's CA bundle plus an optional private CA. undici ignores these variables unless
 // an EnvHttpProxyAgent is installed, which is why this module exists.
 import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { Logger } from 'pino';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { ConfigError } from '../config/config.js';
+import { readSmallFile, SmallFileError } from '../config/small-file.js';
 
 export interface DispatcherSettings {
   readonly caFile: string | undefined;
@@ -122,14 +122,17 @@ function withoutCredentials(url: URL): string {
   return `${url.protocol}//${hidden}${url.host}`;
 }
 
+/** Room for a whole system bundle (about 200 KiB) several times over. */
+const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
+
 function readCaFile(file: string): string[] {
   const flag = '--upstream.ca-file (CITYAIR_CA_FILE)';
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readSmallFile(file, MAX_CA_FILE_BYTES).toString('utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new ConfigError(`invalid ${flag}: cannot read ${file} (${code})`);
+    if (!(error instanceof SmallFileError)) throw error;
+    throw new ConfigError(`invalid ${flag}: cannot read ${file} (${error.message})`);
   }
   const blocks = text.match(PEM_CERTIFICATE) ?? [];
   if (blocks.length === 0) throw new ConfigError(`invalid ${flag}: no PEM certificate in ${file}`);
@@ -148,7 +151,7 @@ function nodeExtraCaCerts(env: NodeJS.ProcessEnv): string[] {
   const file = nonEmpty(env.NODE_EXTRA_CA_CERTS);
   if (!file) return [];
   try {
-    return readFileSync(file, 'utf8').match(PEM_CERTIFICATE) ?? [];
+    return readSmallFile(file, MAX_CA_FILE_BYTES).toString('utf8').match(PEM_CERTIFICATE) ?? [];
   } catch {
     // Node itself already warned about it at start.
     return [];

@@ -2,9 +2,9 @@
 // (a key that does not match its certificate is found here, not at the first handshake). The result carries a
 // fingerprint of every byte read, so the reloader can tell "nothing changed" without comparing structures.
 import { createHash, type Hash, X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
+import { readSmallFile, SmallFileError } from '../config/small-file.js';
 import { parseWebConfig, type WebConfig } from './config-file.js';
 import { WebConfigError } from './error.js';
 import { type PemSource, TLS13_CIPHERS, type TlsSettings } from './tls-settings.js';
@@ -48,14 +48,13 @@ function readInto(hash: Hash, file: string, key?: string): Buffer {
   const where = key === undefined ? '' : `${file} `;
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    bytes = readSmallFile(file, MAX_FILE_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    hash.update(file).update('\0').update(code).update('\0');
-    throw new WebConfigError(`cannot read ${where}(${code})`, { key });
+    if (!(error instanceof SmallFileError)) throw error;
+    hash.update(file).update('\0').update(error.message).update('\0');
+    throw new WebConfigError(`cannot read ${where}(${error.message})`, { key });
   }
   hash.update(file).update('\0').update(bytes).update('\0');
-  if (bytes.length > MAX_FILE_BYTES) throw new WebConfigError(`${where}is larger than 1 MiB`, { key });
   return bytes;
 }
 

@@ -1,5 +1,6 @@
 // The settings, in-process: argv and environment in, the whole Config (or the exact error line) out. The spawned
 // checks of exit codes and --help live in cli.e2e.test.ts.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -590,6 +591,8 @@ describe('settings: the API key', () => {
     return path;
   };
   const keyFile = file('key', '  file-key-123\n');
+  const fifo = join(dir, 'fifo');
+  execFileSync('mkfifo', [fifo]);
   const KEY_HELP =
     'an API key is required: create one in your CityAir personal account (Settings → API access keys), then put it in a file named by --upstream.api-key-file (CITYAIR_API_KEY_FILE) or in CITYAIR_API_KEY; or try --demo';
   const HEADER = 'the API key contains spaces or characters that cannot go into an HTTP header';
@@ -604,6 +607,12 @@ describe('settings: the API key', () => {
       [`--upstream.api-key-file=${keyFile}`],
       { CITYAIR_API_KEY: '' },
       'file-key-123',
+    ],
+    [
+      'a key file of 4KiB, the most it reads',
+      [`--upstream.api-key-file=${file('largest', `${'k'.repeat(4095)}\n`)}`],
+      {},
+      'k'.repeat(4095),
     ],
     ['no key at all with --demo', ['--demo'], {}, undefined],
     ['no key with --demo even when one is given', ['--demo'], { CITYAIR_API_KEY: 'ignored' }, undefined],
@@ -643,6 +652,24 @@ describe('settings: the API key', () => {
       [`--upstream.api-key-file=${dir}`],
       {},
       `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${dir} (EISDIR)`,
+    ],
+    [
+      'a FIFO as key file, without waiting for a writer',
+      [`--upstream.api-key-file=${fifo}`],
+      {},
+      `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${fifo} (not a regular file)`,
+    ],
+    [
+      '/dev/zero as key file',
+      ['--upstream.api-key-file=/dev/zero'],
+      {},
+      'invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read /dev/zero (not a regular file)',
+    ],
+    [
+      'a key file of more than 4KiB',
+      [`--upstream.api-key-file=${file('big', `${'k'.repeat(4097)}\n`)}`],
+      {},
+      `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${join(dir, 'big')} (larger than 4KiB)`,
     ],
     [
       'an empty key file name',

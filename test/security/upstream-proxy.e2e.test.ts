@@ -152,12 +152,17 @@ describe('HTTPS_PROXY and a private CA', () => {
     }
   });
 
-  it('stops with exit 2 on an unreadable or empty CA file and on a proxy that is not a URL', async () => {
+  it('stops with exit 2 on an unreadable, endless or empty CA file and on a proxy that is not a URL', async () => {
     const env = { CITYAIR_API_KEY: KEY };
     const absent = await runExporter([`--upstream.ca-file=${pki.dir}/none.pem`], env);
     expect(absent.code).toBe(2);
     expect(absent.stderr.trim()).toMatch(
       /^cityair-exporter: invalid --upstream\.ca-file \(CITYAIR_CA_FILE\): cannot read .*none\.pem \(ENOENT\)$/,
+    );
+    const device = await runExporter(['--upstream.ca-file=/dev/zero'], env, 10_000);
+    expect(device.code).toBe(2);
+    expect(device.stderr.trim()).toBe(
+      'cityair-exporter: invalid --upstream.ca-file (CITYAIR_CA_FILE): cannot read /dev/zero (not a regular file)',
     );
     const notPem = await runExporter([`--upstream.ca-file=${pki.dir}/api.key`], env);
     expect(notPem.code).toBe(2);

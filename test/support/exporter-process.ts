@@ -112,15 +112,20 @@ export async function startExporterProcess(options: StartOptions = {}): Promise<
   };
 }
 
-/** Runs the exporter to completion (for --help, bad configuration...) and returns what it printed. */
+/**
+ * Runs the exporter to completion (for --help, bad configuration...) and returns what it printed. After timeoutMs
+ * it is killed with SIGTERM, and code is null: a start that hangs fails the test instead of the run.
+ */
 export function runExporter(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
+  timeoutMs = 30_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MAIN, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs,
     });
     let stdout = '';
     let stderr = '';

@@ -1,5 +1,6 @@
 // The exporter-toolkit YAML: what it accepts, and the one-line message for each way it can be wrong; the token
 // bucket and basic auth. All in process (certificates are in web-config-tls.e2e.test.ts).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -219,6 +220,21 @@ describe('loadWebConfig without TLS', () => {
   it('reports an unreadable config file by name', () => {
     const r = loadWebConfig(join(dir, 'nope.yml'));
     expect(!r.ok && r.error.detail).toMatch(/nope\.yml: cannot read \(ENOENT\)$/);
+  });
+
+  it('refuses a FIFO or a device without waiting on it, and a file over 1 MiB', () => {
+    const fifo = join(dir, 'fifo.yml');
+    execFileSync('mkfifo', [fifo]);
+    const big = join(dir, 'big.yml');
+    writeFileSync(big, `# ${'x'.repeat(1024 * 1024)}\n`);
+    for (const [file, why] of [
+      [fifo, 'not a regular file'],
+      ['/dev/zero', 'not a regular file'],
+      [big, 'larger than 1MiB'],
+    ] as const) {
+      const r = loadWebConfig(file);
+      expect(!r.ok && r.error.detail, file).toBe(`${file}: cannot read (${why})`);
+    }
   });
 
   it('says what is wrong and where, as a configuration error that names the flag', () => {
