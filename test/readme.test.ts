@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { SETTINGS } from '../src/config/config.js';
+import { formatDuration } from '../src/config/units.js';
 import { EXPORTER_METRICS } from '../src/exposition/catalog.js';
 import { READING_METRICS } from '../src/readings/metrics.js';
 import { STATION_LIST_HEALTH, STATION_METRICS } from '../src/stations/metrics.js';
@@ -22,6 +23,20 @@ describe('README', () => {
       if (s.flag) expect(row).toContain(`\`--${s.flag}\``);
       if (s.default) expect(row).toContain(`\`${s.default}\``);
       if (s.demoDefault) expect(row).toContain(`(\`${s.demoDefault}\` with \`--demo\`)`);
+    }
+  });
+
+  it('gives the ceiling of every duration setting, as the settings table has it', () => {
+    const paragraph = readme.slice(
+      readme.indexOf('each up to a ceiling:'),
+      readme.indexOf('An invalid value'),
+    );
+    const ranged = Object.values(SETTINGS).filter((s) => s.range !== undefined);
+    expect(ranged.length).toBeGreaterThanOrEqual(8);
+    for (const s of ranged) {
+      // Settings that share a ceiling are listed together: the group ends at the next semicolon or full stop.
+      const group = paragraph.slice(paragraph.indexOf(`\`--${s.flag}\``)).split(/[;.]\s/)[0] ?? '';
+      expect(group, s.flag).toMatch(new RegExp(` ${formatDuration(s.range?.[1] ?? 0)}$`));
     }
   });
 

@@ -100,17 +100,31 @@ function readFlags(argv: readonly string[]): Record<string, string | boolean | u
     help: { type: 'boolean' },
     version: { type: 'boolean' },
   };
+  const booleans = new Set<string>();
   for (const spec of Object.values(SETTINGS) as SettingSpec<unknown>[]) {
-    if (spec.flag) options[spec.flag] = { type: spec.boolean ? 'boolean' : 'string' };
+    if (!spec.flag) continue;
+    // A boolean flag is a string option underneath, so that --demo=false works as CITYAIR_DEMO=false does.
+    options[spec.flag] = { type: 'string' };
+    if (spec.boolean) booleans.add(spec.flag);
   }
   try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<
-      string,
-      string | boolean | undefined
-    >;
+    return parseArgs({
+      args: withBareBooleansTrue(argv, booleans),
+      options,
+      strict: true,
+      allowPositionals: false,
+    }).values as Record<string, string | boolean | undefined>;
   } catch (error) {
     throw new ConfigError(`${(error as Error).message.split('\n')[0]} (see --help)`);
   }
+}
+
+/** `--demo` alone means `--demo=true`; what follows `--` is left as it is (and refused as a positional). */
+function withBareBooleansTrue(argv: readonly string[], booleans: ReadonlySet<string>): string[] {
+  const end = argv.indexOf('--');
+  return argv.map((arg, i) =>
+    (end === -1 || i < end) && arg.startsWith('--') && booleans.has(arg.slice(2)) ? `${arg}=true` : arg,
+  );
 }
 
 function assemble(p: Parsed): CliAction {
@@ -235,7 +249,8 @@ export function helpText(version: string): string {
     '',
     'Usage: cityair-exporter [flags]',
     '',
-    'Every setting is a flag or an environment variable; the flag wins. Durations use Prometheus notation.',
+    'Every setting is a flag or an environment variable; the flag wins. Durations use Prometheus notation. A boolean',
+    'flag alone means true; --flag=false (or 0, no, off) turns it off, as in its variable.',
     '',
     ...specs.map((s) => row(name(s), s.env, `${s.help}${rangeText(s)}${defaultText(s)}`)),
     row('--help', '', 'Show this help and exit.'),

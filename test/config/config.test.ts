@@ -143,9 +143,21 @@ describe('settings: every setting from a flag and from the environment', () => {
   });
 
   it.each(GIVEN)('%s from its flag', (name, text, changes) => {
-    const argv = isBoolean(name) ? [flagOf(name)] : [`${flagOf(name)}=${text}`];
-    expect(run(argv, KEY)).toStrictEqual({ config: withChanges(changes), warnings: WARNS[name] ?? [] });
+    expect(run([`${flagOf(name)}=${text}`], KEY)).toStrictEqual({
+      config: withChanges(changes),
+      warnings: WARNS[name] ?? [],
+    });
   });
+
+  it.each(GIVEN.filter(([name]) => isBoolean(name)))(
+    '%s from its flag alone, as true',
+    (name, _, changes) => {
+      expect(run([flagOf(name)], KEY)).toStrictEqual({
+        config: withChanges(changes),
+        warnings: WARNS[name] ?? [],
+      });
+    },
+  );
 
   it.each(GIVEN)('%s from its environment variable', (name, text, changes) => {
     const env = { ...KEY, [SETTINGS[name].env]: text };
@@ -190,6 +202,29 @@ describe('settings: every setting from a flag and from the environment', () => {
     ['Off', false],
     ['', false],
   ];
+  it.each(BOOLEAN_WORDS)('reads %j after = in a boolean flag as %s', (text, value) => {
+    const argv = [`--upstream.insecure-skip-verify=${text}`, `--collector.measurements=${text}`];
+    const config = run(argv, KEY).config;
+    expect([config.upstream.insecureSkipVerify, config.readings.enabled]).toStrictEqual([value, value]);
+  });
+
+  it.each([
+    [['--demo=true'], {}, { demo: true, readings: true }],
+    [['--demo=true', '--collector.measurements=false'], {}, { demo: true, readings: false }],
+    [['--demo', '--collector.measurements=false'], {}, { demo: true, readings: false }],
+    [['--collector.measurements=false'], { CITYAIR_DEMO: 'true' }, { demo: true, readings: false }],
+    [['--demo=false'], { CITYAIR_DEMO: 'true' }, { demo: false, readings: false }],
+    [[], { CITYAIR_DEMO: 'true', CITYAIR_MEASUREMENTS: 'false' }, { demo: true, readings: false }],
+    [['--demo=false', '--demo'], {}, { demo: true, readings: true }],
+    [['--demo', '--demo=off'], {}, { demo: false, readings: false }],
+  ] satisfies ReadonlyArray<readonly [string[], Env, { demo: boolean; readings: boolean }]>)(
+    'reads %j with %j as the runbook writes them',
+    (argv, env, want) => {
+      const config = run(argv, { ...KEY, ...env }).config;
+      expect({ demo: config.demo, readings: config.readings.enabled }).toStrictEqual(want);
+    },
+  );
+
   it.each(BOOLEAN_WORDS)('reads %j in a boolean variable as %s', (text, value) => {
     const config = run([], { ...KEY, CITYAIR_INSECURE_SKIP_VERIFY: text, CITYAIR_MEASUREMENTS: text }).config;
     expect([config.upstream.insecureSkipVerify, config.readings.enabled]).toStrictEqual([value, value]);
@@ -509,7 +544,7 @@ const INVALID: ReadonlyArray<readonly [SettingKey, string, string]> = [
 ];
 
 describe('settings: invalid values stop the start with one line naming the setting', () => {
-  it.each(INVALID.filter(([name]) => !isBoolean(name)))('%s = %j from its flag', (name, text, line) => {
+  it.each(INVALID)('%s = %j from its flag', (name, text, line) => {
     expect(errorOf([`${flagOf(name)}=${text}`], KEY)).toBe(line);
   });
 
@@ -532,10 +567,9 @@ describe('settings: invalid values stop the start with one line naming the setti
     [['--no-such-flag'], "Unknown option '--no-such-flag' (see --help)"],
     [['extra'], "Unexpected argument 'extra'. This command does not take positional arguments (see --help)"],
     [['--upstream.timeout'], "Option '--upstream.timeout <value>' argument missing (see --help)"],
-    [['--demo=yes'], "Option '--demo' does not take an argument (see --help)"],
     [
-      ['--collector.measurements=false'],
-      "Option '--collector.measurements' does not take an argument (see --help)",
+      ['--demo', 'false'],
+      "Unexpected argument 'false'. This command does not take positional arguments (see --help)",
     ],
     [['--upstream.api-key=k'], "Unknown option '--upstream.api-key' (see --help)"],
   ])('refuses the command line %j', (argv, line) => {
