@@ -1,4 +1,4 @@
-// Every query of the dashboards and every rule, run by a real Prometheus that scrapes the real exporter fed by the
+// Every query of the dashboards, every rule and every query of the documentation, run by a real Prometheus that scrapes the real exporter fed by the
 // simulator. An empty answer fails: it is how a misspelt metric or label shows, since PromQL does not complain.
 // The readings collector is on, so the air-quality panels and the readings rules read what the exporter made of
 // the simulator's answers, and their values are checked against the demo rows those answers were built from.
@@ -24,6 +24,7 @@ import {
 } from '../support/prometheus.js';
 import { expectOnlyKnownLint } from '../support/promtool.js';
 import { type Simulator, startSimulator } from '../support/simulator.js';
+import { allDocumentedQueries } from './doc-queries.js';
 import {
   alertingRules,
   labelValuesQuery,
@@ -38,7 +39,7 @@ import {
   substitute,
   variableQuery,
 } from './model.js';
-import { comparisonOperand } from './promql.js';
+import { comparisonOperand, parsePromql } from './promql.js';
 
 const KEY = 'live-test-key';
 const JOB = 'cityair';
@@ -233,6 +234,19 @@ describe.skipIf(!prometheusPath())('dashboards and rules against a real Promethe
     const result = await prom.waitForQuery(`${record}{job="${JOB}"}`, (s) => s.length > 0, 10_000);
     expect([...new Set(result.map((s) => s.metric.instance))]).toEqual([instance]);
   });
+
+  // As a reader pastes them; the documentation's placeholder for the exporter's address is this exporter.
+  it.each(allDocumentedQueries().map((q) => [q.where, q.expr]))(
+    'runs the query of %s, and each of its selectors finds series: %s',
+    async (_where, documented) => {
+      const expr = documented.replaceAll('exporter:9610', instance);
+      await prom.query(expr);
+      for (const s of parsePromql(expr).selectors) {
+        const found = await prom.waitForQuery(s.text, (r) => r.length > 0, 10_000).catch(() => []);
+        expect(found.length, s.text).toBeGreaterThan(0);
+      }
+    },
+  );
 
   it('serves readings of listed stations only, in the exposition format promtool accepts', async () => {
     const listed = new Set(posts.map((p) => p.id));
