@@ -8,6 +8,7 @@ import { formatDuration } from '../src/config/units.js';
 import { EXPORTER_METRICS } from '../src/exposition/catalog.js';
 import { READING_METRICS } from '../src/readings/metrics.js';
 import { STATION_LIST_HEALTH, STATION_METRICS } from '../src/stations/metrics.js';
+import { stationTable } from '../src/status/table.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const pkg = z
@@ -38,6 +39,21 @@ describe('README', () => {
       const group = paragraph.slice(paragraph.indexOf(`\`--${s.flag}\``)).split(/[;.]\s/)[0] ?? '';
       expect(group, s.flag).toMatch(new RegExp(` ${formatDuration(s.range?.[1] ?? 0)}$`));
     }
+  });
+
+  it("gives the status page's row cap as the page has it", () => {
+    // The cap, measured: a list longer than any cap, and what the page shows of it.
+    const stations = Array.from({ length: 5000 }, (_, i) => ({
+      id: i + 1,
+      name: `s${i}`,
+      tz: '',
+      online: i % 2 === 0,
+    }));
+    const cap = stationTable(stations, false, { q: '' }, 0).shown;
+    expect(cap).toBeLessThan(stations.length);
+    expect(readme.replace(/\s+/g, ' ')).toContain(
+      `It shows at most ${cap.toLocaleString('en')} rows, offline stations first, and says how many more`,
+    );
   });
 
   it('documents every metric of the catalog', () => {
