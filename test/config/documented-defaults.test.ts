@@ -1,0 +1,69 @@
+// Wherever README.md or docs/ quote a setting's default next to its flag ("`--upstream.timeout` (8 s by
+// default)", "`--upstream.max-backoff`, 1 minute by default"), the quote is the settings table's default.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/config/config.js';
+import { parseByteSize, parseDurationMs } from '../../src/config/units.js';
+
+const ROOT = new URL('../../', import.meta.url);
+const FILES = [
+  'README.md',
+  ...readdirSync(new URL('docs/', ROOT))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
+const UNITS: Readonly<Record<string, number>> = {
+  ms: 1,
+  s: 1000,
+  second: 1000,
+  seconds: 1000,
+  m: 60_000,
+  min: 60_000,
+  minute: 60_000,
+  minutes: 60_000,
+  h: 3_600_000,
+  hour: 3_600_000,
+  hours: 3_600_000,
+  KiB: 1024,
+  MiB: 1024 ** 2,
+};
+
+interface Quote {
+  readonly file: string;
+  readonly flag: string;
+  readonly text: string;
+  readonly value: number;
+}
+
+function quotes(file: string): Quote[] {
+  const text = readFileSync(new URL(file, ROOT), 'utf8').replace(/\s+/g, ' ');
+  const found = text.matchAll(
+    /`--([a-z.-]+)`(?: \(|, )(\d+(?:\.\d+)?) ?(ms|s|seconds?|min|minutes?|m|h|hours?|KiB|MiB)\b/g,
+  );
+  return [...found].map((m) => ({
+    file,
+    flag: m[1] ?? '',
+    text: m[0],
+    value: Number(m[2]) * (UNITS[m[3] ?? ''] ?? Number.NaN),
+  }));
+}
+
+const defaultOf = (flag: string): number | undefined => {
+  const spec = Object.values(SETTINGS).find((s) => s.flag === flag);
+  if (spec?.default === undefined) return undefined;
+  return parseDurationMs(spec.default) ?? parseByteSize(spec.default);
+};
+
+describe('defaults quoted in the documentation', () => {
+  const all = FILES.flatMap(quotes);
+
+  it('finds the quotes', () => {
+    expect(all.length).toBeGreaterThanOrEqual(6);
+    expect(all.map((q) => q.flag)).toContain('upstream.max-backoff');
+  });
+
+  it.each(all.map((q) => [q.file, q.text, q]))('%s: %s is the default', (_file, _text, q) => {
+    expect(defaultOf(q.flag), q.flag).toBe(q.value);
+  });
+});
