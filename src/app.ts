@@ -17,6 +17,7 @@ import { createUpstream, type Upstream } from './upstream/exchange.js';
 export interface RunningExporter {
   /** The address actually bound, e.g. http://127.0.0.1:9610 (port 0 picks a free one). */
   readonly url: string;
+  /** Answers the requests under way and stops the timers; upstream requests still running are abandoned. */
   readonly close: () => Promise<void>;
 }
 
@@ -61,9 +62,12 @@ export async function startExporter(
     url,
     close: async () => {
       web?.close();
+      // Every scrape is answered here, those waiting for a refresh included: they stop waiting (server.ts).
       await app.close();
-      for (const c of [...collectors].reverse()) await c.stop();
-      await upstream.close();
+      // A request to the API still running would only bring data that nobody will be served: the collectors'
+      // timers stop, and the caller exits without waiting for it.
+      for (const c of collectors) void c.stop();
+      void upstream.close();
     },
   };
 }

@@ -78,6 +78,32 @@ describe('shutdown', () => {
   }
 });
 
+describe('shutdown while the API is slower than the grace period', () => {
+  it('answers the scrape waiting for a refresh at once with the last good data, and exits 0 without waiting for the API', async () => {
+    const p = await start('--upstream.min-interval=0s', '--upstream.timeout=30s');
+    try {
+      await p.waitForLog((l) => l.msg === 'first refresh succeeded');
+      sim.setFault({ kind: 'slow', delayMs: 10_000 });
+      const before = sim.requestCount();
+      const inflight = get(`${p.url}/metrics`);
+      while (sim.requestCount() === before) await new Promise((r) => setTimeout(r, 20));
+      const t0 = Date.now();
+      const exited = new Promise<number | null>((resolve) => p.child.on('exit', (code) => resolve(code)));
+      p.child.kill('SIGTERM');
+      const res = await inflight;
+      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(res.status).toBe(200);
+      expect(lines(res.text, 'cityair_station_online')).toHaveLength(40);
+      expect(await exited).toBe(0);
+      expect(Date.now() - t0).toBeLessThan(2500);
+      expect(p.output()).not.toContain('did not finish in time');
+    } finally {
+      sim.setFault({ kind: 'none' });
+      await p.stop();
+    }
+  });
+});
+
 describe('demo mode', () => {
   it('runs without a key against the built-in simulator and says the data is simulated', async () => {
     const p = await startExporterProcess({ args: ['--demo'] });

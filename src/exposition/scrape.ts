@@ -27,6 +27,8 @@ export interface ScrapeRequest {
   readonly waitMs: number;
   readonly format: Format;
   readonly gzip: boolean;
+  /** Ends every wait for a refresh early when it settles (the server is closing). */
+  readonly stopWaiting?: Promise<void> | undefined;
 }
 
 export async function composeScrape(
@@ -35,8 +37,12 @@ export async function composeScrape(
   request: ScrapeRequest,
   now: () => number = Date.now,
 ): Promise<Buffer[]> {
+  const stopped = request.stopWaiting?.then((): RefreshWait => 'still-running');
   const waits = await Promise.all(
-    sources.map((s) => s.beforeScrape?.(request.waitMs) ?? Promise.resolve<RefreshWait>('settled')),
+    sources.map((s) => {
+      const wait = s.beforeScrape?.(request.waitMs) ?? Promise.resolve<RefreshWait>('settled');
+      return stopped ? Promise.race([wait, stopped]) : wait;
+    }),
   );
   const nowMs = now();
   const parts = sources.map((s, i) => s.collect(nowMs, waits[i] ?? 'settled'));

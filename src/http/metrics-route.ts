@@ -15,6 +15,8 @@ export interface MetricsRouteDeps {
   /** A scrape never waits longer than one upstream request may take. */
   readonly upstreamTimeoutMs: number;
   readonly timeoutOffsetMs: number;
+  /** Settles when the server begins to close: scrapes then stop waiting for refreshes. */
+  readonly closing?: Promise<void>;
 }
 
 export function metricsHandler(deps: MetricsRouteDeps) {
@@ -26,7 +28,12 @@ export function metricsHandler(deps: MetricsRouteDeps) {
       deps.upstreamTimeoutMs,
       deps.timeoutOffsetMs,
     );
-    const parts = await composeScrape(deps.sources, deps.registry, { waitMs, format, gzip });
+    const parts = await composeScrape(deps.sources, deps.registry, {
+      waitMs,
+      format,
+      gzip,
+      stopWaiting: deps.closing,
+    });
     const length = parts.reduce((n, p) => n + p.length, 0);
     reply.header('content-type', CONTENT_TYPES[format]).header('vary', 'Accept, Accept-Encoding');
     if (gzip) reply.header('content-encoding', 'gzip');

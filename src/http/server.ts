@@ -37,9 +37,16 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   if (deps.web) app.addHook('onRequest', deps.web.onRequest);
 
   // A keep-alive connection that turns idle after close() began would hold the exit for the keep-alive timeout.
+  // A scrape waiting for a refresh stops waiting: it answers now with the data there is, instead of being cut off
+  // when the process exits before the API answers.
   let closing = false;
+  let markClosing: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => {
+    markClosing = resolve;
+  });
   app.addHook('preClose', async () => {
     closing = true;
+    markClosing();
   });
   app.addHook('onSend', async (_req, reply, payload) => {
     if (closing) reply.header('connection', 'close');
@@ -71,6 +78,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
       registry: deps.registry,
       upstreamTimeoutMs: config.upstream.timeoutMs,
       timeoutOffsetMs: config.web.timeoutOffsetMs,
+      closing: closed,
     }),
   );
 

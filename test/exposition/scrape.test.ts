@@ -164,6 +164,25 @@ describe('the composed exposition with readings', () => {
 });
 
 describe('per scrape', () => {
+  it('stops waiting for a refresh when the server closes, and answers with what there is', async () => {
+    let seen: RefreshWait | undefined;
+    const stuck: ScrapeSource = {
+      beforeScrape: () => new Promise<RefreshWait>(() => undefined),
+      collect: (_now, wait) => {
+        seen = wait;
+        return { cached: undefined, live: 'stuck_up 1\n' };
+      },
+    };
+    let close: () => void = () => undefined;
+    const closing = new Promise<void>((resolve) => {
+      close = resolve;
+    });
+    const scrape = text(compose([stuck], { stopWaiting: closing }));
+    close();
+    expect(await scrape).toContain('stuck_up 1\n');
+    expect(seen).toBe('still-running');
+  });
+
   it('keeps cityair_up at the latest completed refresh while a scrape stops waiting for the next one', async () => {
     const state = succeeded(hostileList());
     const waiting = await text(compose([stationSource(fakeCollector(state, 'still-running'), MAX_AGE)]));
