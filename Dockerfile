@@ -1,10 +1,11 @@
 # syntax=docker/dockerfile:1
 # cityair-exporter image. Build, run and secrets: docs/container.md.
 #
-# The Node version is pinned exactly and must stay on the major that .ci/run tests with (node@<major>);
-# test/container/dockerfile-policy.test.ts enforces both. Node 26.10.0 is a "Current" release, not LTS: the 26
-# line is promoted to LTS later in its life. When Node's release list marks a 26.x.y as LTS, pin that exact
-# version in the three FROM lines and the base.name label below, and in .ci/run (docs/container.md, "Node version").
+# The Node version is pinned exactly and must be one of the versions .ci/run tests on (node@X.Y.Z), which
+# package.json "engines" allows; test/container/dockerfile-policy.test.ts and test/node-versions.test.ts enforce
+# it. Node 26.10.0 is a "Current" release, not LTS: the 26 line is promoted to LTS later in its life. When
+# Node's release list marks a 26.x.y as LTS, pin that exact version in the three FROM lines and the base.name
+# label below, and in .ci/run (docs/container.md, "Node version").
 # trixie: Debian 13 is the default and longest-supported base of the official Node 26 images.
 
 # Production dependencies only, installed apart from the build so that no dev tool reaches the image
