@@ -1,5 +1,5 @@
 // README.md is the front door: its tables must match the code, and its commands must exist.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
@@ -54,6 +54,28 @@ describe('README', () => {
     expect(readme.replace(/\s+/g, ' ')).toContain(
       `It shows at most ${cap.toLocaleString('en')} rows, offline stations first, and says how many more`,
     );
+  });
+
+  it('gives every folder of src/ a row in the layout table, and no folder that is gone', () => {
+    const folders = readdirSync(new URL('../src/', import.meta.url), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `src/${e.name}/`);
+    const rows = [...readme.matchAll(/^\| `(src\/[a-z-]+\/)` \|/gm)].map((m) => m[1]);
+    expect(rows.sort()).toEqual(folders.sort());
+  });
+
+  it('names only files and folders that exist, here and in docs/', () => {
+    const docs = readdirSync(new URL('../docs/', import.meta.url)).filter((f) => f.endsWith('.md'));
+    const missing: string[] = [];
+    for (const file of ['README.md', ...docs.map((d) => `docs/${d}`)]) {
+      const text = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+      for (const [, path] of text.matchAll(
+        /`((?:src|test|bench|deploy|dashboards|scripts|docs)\/[^`*\s<>]*)`/g,
+      )) {
+        if (!existsSync(new URL(`../${path}`, import.meta.url))) missing.push(`${file}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('documents every metric of the catalog', () => {
