@@ -67,7 +67,7 @@ export async function startExporter(
       // A request to the API still running would only bring data that nobody will be served: the collectors'
       // timers stop, and the caller exits without waiting for it.
       for (const c of collectors) void c.stop();
-      void upstream.close();
+      upstream.close().catch(() => undefined);
     },
   };
 }
