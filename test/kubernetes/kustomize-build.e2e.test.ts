@@ -81,6 +81,7 @@ describe.skipIf(!available)('the overlay of docs/kubernetes.md', () => {
     expect([...files.keys()].sort()).toEqual([
       'overlays/production/kustomization.yaml',
       'overlays/production/networkpolicy-from-prometheus.yaml',
+      'overlays/production/probes-web-config.yaml',
     ]);
     const root = mkdtempSync(join(tmpdir(), 'cityair-overlay-'));
     try {
@@ -119,6 +120,25 @@ describe.skipIf(!available)('the overlay of docs/kubernetes.md', () => {
       expect(ingress[0]?.ports).toEqual([{ protocol: 'TCP', port: 9610 }]);
       const image = only<IDeployment>(rendered, 'Deployment').spec?.template.spec?.containers[0]?.image;
       expect(image).toBe('registry.example.com/cityair-exporter:0.1.0');
+
+      // The probe patch for a web config, listed as the doc says: HTTPS probes, a header on readiness.
+      const overlay = join(root, 'overlays/production/kustomization.yaml');
+      writeFileSync(overlay, `${readFileSync(overlay, 'utf8')}  - path: probes-web-config.yaml\n`);
+      const patched = kustomize(join(root, 'overlays/production'));
+      for (const m of patched) assertValid(m);
+      const container = only<IDeployment>(patched, 'Deployment').spec?.template.spec?.containers[0];
+      expect(container?.livenessProbe?.httpGet).toMatchObject({
+        path: '/healthz',
+        port: 'metrics',
+        scheme: 'HTTPS',
+      });
+      expect(container?.readinessProbe?.httpGet).toMatchObject({
+        path: '/readyz',
+        port: 'metrics',
+        scheme: 'HTTPS',
+      });
+      expect(container?.readinessProbe?.httpGet?.httpHeaders?.[0]?.name).toBe('Authorization');
+      expect(container?.readinessProbe?.periodSeconds).toBe(10);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
