@@ -61,7 +61,7 @@ export type CliAction =
 
 const where = (s: SettingSpec<unknown>): string => (s.flag ? `--${s.flag} (${s.env})` : s.env);
 
-type Flags = Readonly<Record<string, string | boolean | undefined>>;
+export type Flags = Readonly<Record<string, string | boolean | undefined>>;
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAction {
   const flags = readFlags(argv);
@@ -78,7 +78,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
 }
 
 /** The flag, else the environment, else the table's default; parsed, or a ConfigError naming the setting. */
-function readSetting<T>(
+export function readSetting<T>(
   spec: SettingSpec<T>,
   flags: Flags,
   env: NodeJS.ProcessEnv,
@@ -196,7 +196,7 @@ const KEY_HELP =
 /** A key is a few dozen characters; a file much larger than one is the wrong file. */
 const MAX_KEY_FILE_BYTES = 4096;
 
-function readApiKey(file: string | undefined, inline: string | undefined): Secret {
+export function readApiKey(file: string | undefined, inline: string | undefined): Secret {
   if (file !== undefined && inline !== undefined && inline !== '') {
     throw new ConfigError(
       'set only one of --upstream.api-key-file (CITYAIR_API_KEY_FILE) and CITYAIR_API_KEY',

@@ -1,0 +1,91 @@
+// Which samples one row becomes: the live readings' families, names, labels and conversions, plus the station's
+// descriptive families from today's station list, so that the dashboards' joins on cityair_station_info find a
+// name for every past row. Each sink (OpenMetrics text, remote write) turns these into its own encoding.
+import type { MetricSpec } from '../metrics/catalog.js';
+import { READING_METRICS, STATION_METRICS } from '../metrics/catalog.js';
+import type { StationReading } from '../boundaries/measurements.js';
+import type { Station } from '../boundaries/stations.js';
+
+/** The families a backfill writes, in the order their samples appear for each row. */
+export const BACKFILL_FAMILIES: readonly MetricSpec[] = [
+  READING_METRICS.concentration,
+  READING_METRICS.temperature,
+  READING_METRICS.humidity,
+  READING_METRICS.pressure,
+  READING_METRICS.aqi,
+  READING_METRICS.timestamp,
+  STATION_METRICS.info,
+  STATION_METRICS.latitude,
+  STATION_METRICS.longitude,
+];
+
+/** A label pair; the station's `id` comes first, the user's --label pairs last. */
+export type Label = readonly [string, string];
+
+/**
+ * One series of a station: its family and labels. Built once per station and family (and substance or index),
+ * then reused for every row, so a sink can cache its encoding on it.
+ */
+export interface Series {
+  readonly family: MetricSpec;
+  readonly labels: readonly Label[];
+}
+
+/** Everything a station's rows need to become samples: its series, made on first use. */
+export interface StationSeries {
+  readonly station: Station;
+  /** The series of a family, with an extra label (substance, index) when the family has one. */
+  readonly get: (family: MetricSpec, extra?: Label) => Series;
+}
+
+export function stationSeries(station: Station, extraLabels: readonly Label[]): StationSeries {
+  const cache = new Map<string, Series>();
+  const id: Label = ['id', String(station.id)];
+  const get = (family: MetricSpec, extra?: Label): Series => {
+    const key = extra ? `${family.name}\u0000${extra[1]}` : family.name;
+    let series = cache.get(key);
+    if (series === undefined) {
+      const own: Label[] =
+        family === STATION_METRICS.info
+          ? [id, ['name', station.name], ['description', station.description], ['tz', station.tz]]
+          : extra
+            ? [id, extra]
+            : [id];
+      series = { family, labels: [...own, ...extraLabels] };
+      cache.set(key, series);
+    }
+    return series;
+  };
+  return { station, get };
+}
+
+/** Calls `visit` for each sample of one row, in the order of BACKFILL_FAMILIES, names of a family sorted. */
+export function forEachSample(
+  row: StationReading,
+  series: StationSeries,
+  visit: (series: Series, value: number) => void,
+): void {
+  const M = READING_METRICS;
+  labelled(row.concentrations, 'substance', M.concentration, series, visit);
+  if (row.temperatureCelsius !== undefined) visit(series.get(M.temperature), row.temperatureCelsius);
+  if (row.humidityRatio !== undefined) visit(series.get(M.humidity), row.humidityRatio);
+  if (row.pressurePascals !== undefined) visit(series.get(M.pressure), row.pressurePascals);
+  labelled(row.aqi, 'index', M.aqi, series, visit);
+  visit(series.get(M.timestamp), row.atMs / 1000);
+  const { station } = series;
+  visit(series.get(STATION_METRICS.info), 1);
+  if (station.latitude !== undefined) visit(series.get(STATION_METRICS.latitude), station.latitude);
+  if (station.longitude !== undefined) visit(series.get(STATION_METRICS.longitude), station.longitude);
+}
+
+function labelled(
+  values: ReadonlyMap<string, number>,
+  label: string,
+  family: MetricSpec,
+  series: StationSeries,
+  visit: (series: Series, value: number) => void,
+): void {
+  if (values.size === 0) return;
+  const names = values.size === 1 ? [...values.keys()] : [...values.keys()].sort();
+  for (const name of names) visit(series.get(family, [label, name]), values.get(name) as number);
+}

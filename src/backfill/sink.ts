@@ -1,0 +1,18 @@
+// Where the samples go: an OpenMetrics file (or standard output), or remote write. A sink takes one station's new
+// rows at a time, in increasing time for that station, and resolves when it can take more: that is the whole
+// backpressure between reading the API and writing, and what keeps memory bounded.
+import type { RowReading } from '../boundaries/measurements.js';
+import type { StationSeries } from './samples.js';
+
+export interface StationWriter {
+  /** Writes the rows' samples; resolves to their number once the sink can take more. */
+  readonly write: (rows: readonly RowReading[]) => Promise<number>;
+}
+
+export interface Sink {
+  readonly station: (series: StationSeries) => StationWriter;
+  /** Everything written: flush, and for a file, make it appear under its name. */
+  readonly finish: () => Promise<void>;
+  /** Interrupted: leave nothing behind under the output's name. Safe to call more than once. */
+  readonly abort: () => Promise<void>;
+}

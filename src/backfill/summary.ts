@@ -1,0 +1,106 @@
+// The end of a run, for the person who started it: what was read, what was left out and why, which stations
+// failed with the range each is missing, and the one command that retries exactly those.
+import { clock } from './progress.js';
+import type { BackfillStats } from './stats.js';
+import { formatTime } from './time-spec.js';
+import type { Failure } from '../upstream/failure.js';
+
+export interface FailedStation {
+  readonly id: number;
+  readonly failure: Failure;
+  readonly missingFromMs: number;
+}
+
+export interface SummaryInput {
+  readonly stats: BackfillStats;
+  readonly failed: readonly FailedStation[];
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly nowMs: number;
+  /** The retry command, when some stations failed. */
+  readonly retry: string | undefined;
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+export function summaryText(input: SummaryInput): string {
+  const { stats, failed } = input;
+  const read = stats.stationsTotal - failed.length;
+  const lines = [
+    `backfill ${failed.length === 0 ? 'complete' : 'incomplete'} in ${clock((input.nowMs - stats.startedAtMs) / 1000)}: ` +
+      `${count(stats.stationsTotal)} stations (${count(read)} read, ${count(failed.length)} failed), ` +
+      `${count(stats.rows)} rows, ${count(stats.samples)} samples, ` +
+      `${count(stats.requests)} requests (${count(stats.failedRequests)} failed)`,
+    `range asked: ${formatTime(input.fromMs)} to ${formatTime(input.toMs)}; rows found from ` +
+      (stats.firstRowMs === undefined
+        ? 'none'
+        : `${formatTime(stats.firstRowMs)} to ${formatTime(stats.lastRowMs ?? stats.firstRowMs)}`),
+  ];
+  const skipped = Object.entries(stats.skipped).filter(([, n]) => n > 0);
+  lines.push(
+    `fields left out: ${skipped.length === 0 ? 'none' : skipped.map(([r, n]) => `${r} ${count(n)}`).join(', ')}; ` +
+      `rows rejected: ${count(stats.rejectedRows)}`,
+  );
+  if (stats.unknownUnits.size > 0) {
+    const units = [...stats.unknownUnits.values()].map((u) => `${u.field} in ${JSON.stringify(u.unit)}`);
+    lines.push(`units not converted (fields left out): ${units.join(', ')}`);
+  }
+  if (failed.length > 0) {
+    lines.push('failed stations:');
+    for (const f of [...failed].sort((a, b) => a.id - b.id)) {
+      lines.push(
+        `  ${f.id}: ${f.failure.reason}: ${f.failure.message}; missing ${formatTime(f.missingFromMs)} to ${formatTime(input.toMs)}`,
+      );
+    }
+    if (input.retry) lines.push('retry exactly these stations with:', `  ${input.retry}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A token of the command line as node:util parseArgs reports it. */
+export type ArgToken =
+  | { readonly kind: 'option'; readonly name: string; readonly rawName: string; readonly value?: string | undefined }
+  | { readonly kind: 'positional' | 'option-terminator' };
+
+const REPLACED = new Set(['from', 'to', 'measurements.stations', 'output']);
+
+/**
+ * The same command for the failed stations only: their earliest missing time to the same end (as an absolute
+ * time: "now" will have moved), the output renamed so the first file is not replaced.
+ */
+export function retryCommand(
+  tokens: readonly ArgToken[],
+  failed: readonly FailedStation[],
+  toMs: number,
+  output: string | undefined,
+): string {
+  const from = Math.min(...failed.map((f) => f.missingFromMs));
+  const ids = [...new Set(failed.map((f) => f.id))].sort((a, b) => a - b).join(',');
+  const kept: string[] = [];
+  for (const t of tokens) {
+    if (t.kind !== 'option' || REPLACED.has(t.name)) continue;
+    kept.push(t.value === undefined ? t.rawName : `${t.rawName}=${t.value}`);
+  }
+  const args = [
+    'cityair-exporter',
+    'backfill',
+    `--from=${formatTime(from)}`,
+    `--to=${formatTime(toMs)}`,
+    `--measurements.stations=${ids}`,
+    ...(output === undefined ? [] : [`--output=${retryOutput(output)}`]),
+    ...kept,
+  ];
+  return args.map(shellQuote).join(' ');
+}
+
+/** last-month.om → last-month.retry.om; `-` stays standard output. */
+export function retryOutput(path: string): string {
+  if (path === '-') return path;
+  const slash = path.lastIndexOf('/');
+  const dot = path.lastIndexOf('.');
+  return dot > slash + 1 ? `${path.slice(0, dot)}.retry${path.slice(dot)}` : `${path}.retry`;
+}
+
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
