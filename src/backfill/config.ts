@@ -8,13 +8,13 @@ import {
   type Flags,
   type LogFormat,
   type LogLevel,
-  type MeasurementInterval,
   POSTS_PATH,
+  type ReadingsInterval,
   readApiKey,
   readSetting,
-} from '../boundaries/config.js';
-import type { Secret } from '../boundaries/secret.js';
-import type { SettingSpec } from '../boundaries/settings.js';
+} from '../config/config.js';
+import type { Secret } from '../config/secret.js';
+import type { SettingSpec } from '../config/settings.js';
 import { BACKFILL_LISTS, BACKFILL_SETTINGS, SHARED_SETTINGS } from './settings.js';
 import { resolveTime } from './time-spec.js';
 
@@ -49,7 +49,7 @@ export interface BackfillConfig {
   };
   readonly demo: boolean;
   readonly measurements: {
-    readonly interval: MeasurementInterval;
+    readonly interval: ReadingsInterval;
     readonly stations: readonly number[] | undefined;
     readonly concurrency: number;
   };
@@ -58,7 +58,9 @@ export interface BackfillConfig {
   readonly argv: readonly string[];
 }
 
-export type BackfillAction = { readonly kind: 'help' } | { readonly kind: 'run'; readonly config: BackfillConfig };
+export type BackfillAction =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'run'; readonly config: BackfillConfig };
 
 type AnySpec = SettingSpec<unknown>;
 const allSpecs = (): AnySpec[] => [
@@ -66,7 +68,11 @@ const allSpecs = (): AnySpec[] => [
   ...(Object.values(SHARED_SETTINGS) as AnySpec[]),
 ];
 
-export function parseBackfillCli(argv: readonly string[], env: NodeJS.ProcessEnv, nowMs: number): BackfillAction {
+export function parseBackfillCli(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  nowMs: number,
+): BackfillAction {
   const { flags, lists } = readFlags(argv);
   if (flags.help === true) return { kind: 'help' };
   const demo = readSetting(SHARED_SETTINGS.demo, flags, env, false) === true;
@@ -74,7 +80,8 @@ export function parseBackfillCli(argv: readonly string[], env: NodeJS.ProcessEnv
   const s = SHARED_SETTINGS;
   const b = BACKFILL_SETTINGS;
   const from = one(b.from);
-  if (from === undefined) throw new ConfigError('--from is required: an RFC 3339 time or a duration such as 30d');
+  if (from === undefined)
+    throw new ConfigError('--from is required: an RFC 3339 time or a duration such as 30d');
   const to = one(b.to);
   const fromMs = resolveTime(from, nowMs);
   const toMs = to === undefined ? nowMs : resolveTime(to, nowMs);
@@ -104,7 +111,7 @@ export function parseBackfillCli(argv: readonly string[], env: NodeJS.ProcessEnv
       },
       demo,
       measurements: {
-        interval: one(s.measurementsInterval) as MeasurementInterval,
+        interval: one(s.measurementsInterval) as ReadingsInterval,
         stations: one(s.measurementsStations),
         concurrency: one(s.measurementsConcurrency) as number,
       },
@@ -125,7 +132,9 @@ function readTarget(
   const output = one(b.output);
   const url = one(b.remoteWriteUrl);
   if ((output === undefined) === (url === undefined)) {
-    throw new ConfigError('give exactly one of --output (a file, or - for standard output) and --remote-write.url');
+    throw new ConfigError(
+      'give exactly one of --output (a file, or - for standard output) and --remote-write.url',
+    );
   }
   const remoteOnly = [
     b.remoteWriteUsername,
@@ -169,7 +178,10 @@ function readableSecretFile(file: string): void {
   }
 }
 
-function readList<T>(spec: { readonly flag: string; readonly item: z.ZodType<T, string> }, texts: readonly string[]): T[] {
+function readList<T>(
+  spec: { readonly flag: string; readonly item: z.ZodType<T, string> },
+  texts: readonly string[],
+): T[] {
   return texts.map((text) => {
     const result = spec.item.safeParse(text);
     if (!result.success)
@@ -182,7 +194,8 @@ function readFlags(argv: readonly string[]): { flags: Flags; lists: Record<strin
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {
     help: { type: 'boolean' },
   };
-  for (const spec of allSpecs()) if (spec.flag) options[spec.flag] = { type: spec.boolean ? 'boolean' : 'string' };
+  for (const spec of allSpecs())
+    if (spec.flag) options[spec.flag] = { type: spec.boolean ? 'boolean' : 'string' };
   for (const list of Object.values(BACKFILL_LISTS)) options[list.flag] = { type: 'string', multiple: true };
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {

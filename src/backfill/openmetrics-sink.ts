@@ -9,7 +9,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { escapeHelp, escapeLabelValue } from '../metrics/escape.js';
+import { escapeHelp, escapeLabelValue } from '../exposition/escape.js';
+import type { RowReading } from '../readings/schema.js';
 import { BACKFILL_FAMILIES, forEachSample, type Series } from './samples.js';
 import type { Sink, StationWriter } from './sink.js';
 
@@ -86,7 +87,9 @@ export async function openMetricsSink(path: string, stdout: Writable = process.s
       const file = out as WriteStream;
       file.end();
       await once(file, 'finish');
-      await new Promise<void>((resolve, reject) => file.close((error) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        file.close((error) => (error ? reject(error) : resolve())),
+      );
       if (failed) throw failed;
       await rename(temp, path);
     },

@@ -1,10 +1,11 @@
 // Which samples one row becomes: the live readings' families, names, labels and conversions, plus the station's
 // descriptive families from today's station list, so that the dashboards' joins on cityair_station_info find a
 // name for every past row. Each sink (OpenMetrics text, remote write) turns these into its own encoding.
-import type { MetricSpec } from '../metrics/catalog.js';
-import { READING_METRICS, STATION_METRICS } from '../metrics/catalog.js';
-import type { StationReading } from '../boundaries/measurements.js';
-import type { Station } from '../boundaries/stations.js';
+import type { MetricSpec } from '../exposition/catalog.js';
+import { READING_METRICS } from '../readings/metrics.js';
+import type { StationReading } from '../readings/schema.js';
+import { STATION_METRICS } from '../stations/metrics.js';
+import type { Station } from '../stations/schema.js';
 
 /** The families a backfill writes, in the order their samples appear for each row. */
 export const BACKFILL_FAMILIES: readonly MetricSpec[] = [

@@ -2,8 +2,8 @@
 // table written like the exporter's, plus the exporter's upstream and readings settings, taken from that table
 // as they are, so a flag means the same thing, with the same default and check, in both commands.
 import { z } from 'zod';
-import { SETTINGS, type SettingSpec } from '../boundaries/settings.js';
-import { duration, integerBetween } from '../boundaries/setting-values.js';
+import { duration, integerBetween } from '../config/setting-values.js';
+import { SETTINGS, type SettingSpec } from '../config/settings.js';
 import { timeSpec } from './time-spec.js';
 
 const setting = <T, const D extends string | undefined>(spec: SettingSpec<T, D>): SettingSpec<T, D> => spec;
@@ -67,7 +67,10 @@ const remoteUrl = z.string().transform((text, ctx) => {
   try {
     url = new URL(text.trim());
   } catch {
-    ctx.addIssue({ code: 'custom', message: 'is not an absolute URL such as http://prometheus:9090/api/v1/write' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'is not an absolute URL such as http://prometheus:9090/api/v1/write',
+    });
     return z.NEVER;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -190,9 +193,9 @@ export const SHARED_SETTINGS = {
   caFile: SETTINGS.caFile,
   insecureSkipVerify: SETTINGS.insecureSkipVerify,
   demo: SETTINGS.demo,
-  measurementsInterval: SETTINGS.measurementsInterval,
-  measurementsStations: SETTINGS.measurementsStations,
-  measurementsConcurrency: SETTINGS.measurementsConcurrency,
+  measurementsInterval: SETTINGS.readingsInterval,
+  measurementsStations: SETTINGS.readingsStations,
+  measurementsConcurrency: SETTINGS.readingsConcurrency,
   logLevel: SETTINGS.logLevel,
   logFormat: SETTINGS.logFormat,
 } as const;

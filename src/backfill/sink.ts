@@ -1,7 +1,7 @@
 // Where the samples go: an OpenMetrics file (or standard output), or remote write. A sink takes one station's new
 // rows at a time, in increasing time for that station, and resolves when it can take more: that is the whole
 // backpressure between reading the API and writing, and what keeps memory bounded.
-import type { RowReading } from '../boundaries/measurements.js';
+import type { RowReading } from '../readings/schema.js';
 import type { StationSeries } from './samples.js';
 
 export interface StationWriter {

@@ -1,6 +1,6 @@
 // What a run has done so far: plain counters, updated as answers come in, read by the progress line, the
 // periodic log line and the final summary.
-import { SKIP_REASONS, type RowReading, type SkipReason } from '../boundaries/measurements.js';
+import { type RowReading, SKIP_REASONS, type SkipReason } from '../readings/schema.js';
 
 export interface BackfillStats {
   readonly startedAtMs: number;

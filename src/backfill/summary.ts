@@ -1,9 +1,10 @@
 // The end of a run, for the person who started it: what was read, what was left out and why, which stations
 // failed with the range each is missing, and the one command that retries exactly those.
+
+import type { Failure } from '../upstream/failure.js';
 import { clock } from './progress.js';
 import type { BackfillStats } from './stats.js';
 import { formatTime } from './time-spec.js';
-import type { Failure } from '../upstream/failure.js';
 
 export interface FailedStation {
   readonly id: number;
@@ -59,7 +60,12 @@ export function summaryText(input: SummaryInput): string {
 
 /** A token of the command line as node:util parseArgs reports it. */
 export type ArgToken =
-  | { readonly kind: 'option'; readonly name: string; readonly rawName: string; readonly value?: string | undefined }
+  | {
+      readonly kind: 'option';
+      readonly name: string;
+      readonly rawName: string;
+      readonly value?: string | undefined;
+    }
   | { readonly kind: 'positional' | 'option-terminator' };
 
 const REPLACED = new Set(['from', 'to', 'measurements.stations', 'output']);

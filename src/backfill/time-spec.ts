@@ -2,10 +2,12 @@
 // of the run ("30d", "36h"). Both become Unix milliseconds against one `now`, so a run that takes hours still
 // means the range the user asked for when it started.
 import { z } from 'zod';
-import { parseDurationMs } from '../boundaries/units.js';
+import { parseDurationMs } from '../config/units.js';
 
 /** A time as written: resolved against `now` later, so that --from and --to share one clock reading. */
-export type TimeSpec = { readonly kind: 'at'; readonly ms: number } | { readonly kind: 'ago'; readonly ms: number };
+export type TimeSpec =
+  | { readonly kind: 'at'; readonly ms: number }
+  | { readonly kind: 'ago'; readonly ms: number };
 
 // RFC 3339: date, T (or a space, as in the RFC's note), time with optional fraction, and Z or ±hh:mm.
 const RFC3339 =

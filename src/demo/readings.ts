@@ -58,15 +58,17 @@ export function demoMeasurements(id: number, nowMs: number, query: ReadingsQuery
   if (demoHasNoReadings(id)) return { meta: { units }, data: [] };
   const after = query.dateGtMs ?? nowMs - 3_600_000;
   const rows: DemoRow[] = [];
-  // The newest row is the last complete interval; walk back, then reverse: rows are sent oldest first.
+  // Rows strictly after date__gt, oldest first, up to the last complete interval; a long range is cut after
+  // MAX_ROWS rows, as CityAir's older API did, so a client must page forward from the newest row it got.
+  const newest = Math.floor(nowMs / stepMs) * stepMs - stepMs;
   for (
-    let t = Math.floor(nowMs / stepMs) * stepMs - stepMs;
-    t > after && rows.length < MAX_ROWS;
-    t -= stepMs
+    let t = (Math.floor(after / stepMs) + 1) * stepMs;
+    t <= newest && rows.length < MAX_ROWS;
+    t += stepMs
   ) {
     rows.push(demoRow(id, t));
   }
-  return { meta: { units }, data: rows.reverse() };
+  return { meta: { units }, data: rows };
 }
 
 /** One row at time t: smooth daily curves per station, with a little deterministic noise. */

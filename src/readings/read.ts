@@ -2,12 +2,20 @@
 import { POSTS_PATH } from '../config/config.js';
 import type { Upstream } from '../upstream/exchange.js';
 import { failure, type Result } from '../upstream/failure.js';
-import { type ParsedReadings, parseReadings, type ReadingsInterval } from './schema.js';
+import {
+  type ParsedReadings,
+  type ParsedRows,
+  parseReadingRows,
+  parseReadings,
+  type ReadingsInterval,
+} from './schema.js';
 
 export interface ReadingsQuery {
   readonly interval: ReadingsInterval;
   /** Rows strictly after this Unix time (ms) are asked for; sent as UTC without milliseconds. */
   readonly dateGtMs: number;
+  /** Sent as date__lt when set: a hint that the API may or may not honour (one client sends it). */
+  readonly dateLtMs?: number;
 }
 
 /** One station's readings as a function, so a round of reads needs no network in its tests. */
@@ -25,12 +33,31 @@ export function readReadings(
   };
 }
 
+/** Every row of a station's answer, for reading its history (the backfill). */
+export type FetchReadingRows = (id: number, query: ReadingsQuery) => Promise<Result<ParsedRows>>;
+
+export function readReadingRows(upstream: Pick<Upstream, 'getJson'>): FetchReadingRows {
+  return async (id, query) => {
+    const path = readingsPath(id, query);
+    if (path === undefined) return failure('invalid_payload', `station id ${id} is not a usable integer`);
+    return upstream.getJson(path, (json) => parseReadingRows(id, json));
+  };
+}
+
+const utcSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 /** Ids come from the validated station list; anything else, or a time that is not one, sends no request. */
 export function readingsPath(id: number, query: ReadingsQuery): string | undefined {
-  if (!Number.isSafeInteger(id) || !Number.isFinite(query.dateGtMs)) return undefined;
-  const dateGt = new Date(query.dateGtMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(dateGt)) return undefined;
+  // date__lt is exclusive: rounded up to a whole second, it still asks for every row before dateLtMs.
+  const lt = query.dateLtMs === undefined ? [] : [Math.ceil(query.dateLtMs / 1000) * 1000];
+  const times = [query.dateGtMs, ...lt];
+  if (!Number.isSafeInteger(id) || !times.every(Number.isFinite)) return undefined;
+  const [dateGt, dateLt] = times.map(utcSeconds);
+  if (![dateGt, dateLt].every((t) => t === undefined || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(t)))
+    return undefined;
   // The colons stay as they are (legal in a query), as the public clients send them.
-  const search = `interval=${encodeURIComponent(query.interval)}&date__gt=${dateGt}`;
+  const search =
+    `interval=${encodeURIComponent(query.interval)}&date__gt=${dateGt}` +
+    (dateLt ? `&date__lt=${dateLt}` : '');
   return `${POSTS_PATH}/${encodeURIComponent(String(id))}/measurements?${search}`;
 }

@@ -2,9 +2,10 @@
 // the only place where its JSON becomes typed data. Nothing is guessed: a value is exported only when its field,
 // its unit and its number are all understood, and every field left out is counted with a reason.
 import { z } from 'zod';
-import { failure, type Result } from '../upstream/failure.js';
-import { isFutureDated, parseUtcDate } from './dates.js';
+import type { Result } from '../upstream/failure.js';
+import { parseUtcDate } from './dates.js';
 import { aqiRange, convertWithin, PHYSICAL_RANGES, type Range } from './ranges.js';
+import { type RowCounts, type ValidRow, validRows } from './rows.js';
 import { type Quantity, recogniseUnit, type Unit } from './units.js';
 
 export type { ReadingsInterval } from '../config/setting-values.js';
@@ -56,16 +57,6 @@ export interface SkippedField {
   readonly unit?: string;
 }
 
-/** Rows of an answer that are not served, besides the ones it was built from. */
-interface RowCounts {
-  /** Rows dropped: no ISO date with an offset, or a postId naming another station. */
-  readonly rejectedRows: number;
-  /** Rows dated more than FUTURE_TOLERANCE_MS ahead of the exporter's clock, never served; absent when none. */
-  readonly futureRows?: number;
-  /** The latest of those dates, for the log line. */
-  readonly newestFutureMs?: number;
-}
-
 /**
  * One valid answer: the newest row's reading, or undefined when no row may be served (`data` empty: no row in
  * the window asked for; or every row dated in the future).
@@ -87,66 +78,37 @@ const ROW_META = new Set(['postId', 'date', 'version', 'aqi']);
 /** Fields seen on every host: looked at even when meta.units leaves them out (then they count as no_unit). */
 const SEEN_FIELDS = ['pm2', 'pm10', 'co', 'no2', 'so2', 'o3', 'h2s', 'temperature', 'humidity', 'pressure'];
 
-const answerSchema = z.object({
-  meta: z.object({ units: z.record(z.string(), z.unknown()).nullish() }).nullish(),
-  data: z.array(z.unknown()),
-});
-
-const rowSchema = z.looseObject({
-  date: z.string().max(64),
-  postId: z.unknown(),
-});
-
-/** A row that names a station names this one; a number or its digits as a string both count. */
-const namesOther = (postId: unknown, id: number): boolean =>
-  (typeof postId === 'number' || typeof postId === 'string') && String(postId) !== String(id);
-
 const cut = (s: string): string => (s.length > 64 ? `${s.slice(0, 61)}...` : s);
 
 /**
- * Validates one answer for station `id`, read at `nowMs`. A wrong outer shape, or rows of which none is valid,
- * fail the answer; an empty `data` is a station without a reading. Of the valid rows not dated in the future the
- * one with the greatest date is used (rows come oldest first, so on a tie the later one wins).
+ * Validates one answer for station `id`, read at `nowMs` (rows.ts), and reads the newest row not dated in the
+ * future (rows come oldest first, so on a tie the later one wins); an empty `data` is a station without a reading.
  */
 export function parseReadings(id: number, body: unknown, nowMs: number = Date.now()): Result<ParsedReadings> {
-  const parsed = answerSchema.safeParse(body);
-  if (!parsed.success) return failure('invalid_payload', `readings answer: ${firstIssue(parsed.error)}`);
-  const { data } = parsed.data;
-  let newest: { row: Record<string, unknown>; atMs: number } | undefined;
-  let rejectedRows = 0;
-  let futureRows = 0;
-  let newestFutureMs: number | undefined;
-  let firstProblem = '';
-  for (let i = 0; i < data.length; i++) {
-    const row = rowSchema.safeParse(data[i]);
-    const atMs = row.success ? parseUtcDate(row.data.date) : undefined;
-    const otherStation = row.success && namesOther(row.data.postId, id);
-    if (!row.success || atMs === undefined || otherStation) {
-      rejectedRows++;
-      firstProblem ||= !row.success
-        ? `row ${i}: ${firstIssue(row.error)}`
-        : otherStation
-          ? `row ${i}: postId ${String(row.data.postId).slice(0, 20)} is not station ${id}`
-          : `row ${i}: date is not an ISO time with an offset`;
-    } else if (isFutureDated(atMs, nowMs)) {
-      futureRows++;
-      newestFutureMs = Math.max(atMs, newestFutureMs ?? atMs);
-    } else if (newest === undefined || atMs >= newest.atMs) newest = { row: row.data, atMs };
-  }
-  const counts: RowCounts =
-    newestFutureMs === undefined ? { rejectedRows } : { rejectedRows, futureRows, newestFutureMs };
-  if (newest === undefined && futureRows === 0 && rejectedRows > 0) {
-    return failure('invalid_payload', `none of the ${data.length} rows is valid; ${firstProblem}`);
-  }
+  const valid = validRows(id, body, nowMs);
+  if (!valid.ok) return valid;
+  const { rows, units, counts } = valid.value;
+  let newest: ValidRow | undefined;
+  for (const r of rows) if (newest === undefined || r.atMs >= newest.atMs) newest = r;
   if (newest === undefined) return { ok: true, value: { reading: undefined, skipped: [], ...counts } };
-  const units = parsed.data.meta?.units ?? {};
   return { ok: true, value: { ...readRow(id, newest.row, newest.atMs, units), ...counts } };
 }
 
-function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  const path = issue?.path.length ? issue.path.join('.') : '(answer)';
-  return `${path}: ${issue?.message ?? 'invalid'}`;
+/** A valid row of an answer: its reading and the fields left out of it. */
+export interface RowReading {
+  readonly reading: StationReading;
+  readonly skipped: readonly SkippedField[];
+}
+
+/** Every valid row of an answer, in the answer's order (the backfill's history), and the rows not read. */
+export type ParsedRows = RowCounts & { readonly rows: readonly RowReading[] };
+
+/** Validates one answer for station `id` as parseReadings does, and reads every row that may be served. */
+export function parseReadingRows(id: number, body: unknown, nowMs: number = Date.now()): Result<ParsedRows> {
+  const valid = validRows(id, body, nowMs);
+  if (!valid.ok) return valid;
+  const { rows, units, counts } = valid.value;
+  return { ok: true, value: { rows: rows.map((r) => readRow(id, r.row, r.atMs, units)), ...counts } };
 }
 
 function readRow(

@@ -1,0 +1,137 @@
+// One backfill run: the station list once, then every station's history, `concurrency` stations at a time, into
+// one sink. Every outside effect (the reads, the sink, the clock, the log) comes in as an argument, so a run can
+// be tested in-process; command.ts wires the real ones.
+import type { FetchReadingRows } from '../readings/read.js';
+import { idsToRead } from '../readings/round.js';
+import type { ReadingsInterval } from '../readings/schema.js';
+import type { FetchStations } from '../stations/read.js';
+import type { Station } from '../stations/schema.js';
+import type { Failure } from '../upstream/failure.js';
+import { type PauseGate, type RetryOptions, withRetries } from './retry.js';
+import { type Label, stationSeries } from './samples.js';
+import type { Sink } from './sink.js';
+import { type BackfillStats, countRows } from './stats.js';
+import type { FailedStation } from './summary.js';
+import { type ApiHints, walkStation } from './walk.js';
+
+/** The two log levels a run uses; a pino Logger fits. */
+export interface RunLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface RunOptions {
+  readonly fetchStations: FetchStations;
+  readonly fetchRows: FetchReadingRows;
+  readonly sink: Sink;
+  readonly stats: BackfillStats;
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly interval: ReadingsInterval;
+  readonly intervalMs: number;
+  readonly only: readonly number[] | undefined;
+  readonly concurrency: number;
+  readonly labels: readonly Label[];
+  readonly retries: number;
+  readonly maxBackoffMs: number;
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly random: () => number;
+  readonly log: RunLog;
+}
+
+export type RunResult =
+  /** The station list could not be read, or the sink failed: nothing (more) could be done. */
+  | { readonly ok: false; readonly failure: Failure | Error }
+  | { readonly ok: true; readonly failed: readonly FailedStation[] };
+
+export async function runBackfill(options: RunOptions): Promise<RunResult> {
+  const gate: PauseGate = { untilMs: 0 };
+  const retry: RetryOptions = { ...options, gate };
+  const { stats } = options;
+  const list = await withRetries(options.fetchStations, retry, (outcome) => {
+    stats.requests++;
+    if (!outcome.ok) stats.failedRequests++;
+  });
+  if (!list.ok) return { ok: false, failure: list };
+  const stations = pickStations(list.value.stations, options);
+  stats.stationsTotal = stations.length;
+  options.log.info(
+    { stations: stations.length, listed: list.value.stations.length },
+    'station list read; reading history',
+  );
+
+  const hints: ApiHints = { ignoresDateLt: false };
+  const failed: FailedStation[] = [];
+  let sinkError: Error | undefined;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (sinkError === undefined && next < stations.length) {
+      const station = stations[next++] as Station;
+      try {
+        const outcome = await readStation(station, options, retry, hints);
+        if (!outcome.ok)
+          failed.push({ id: station.id, failure: outcome.failure, missingFromMs: outcome.missingFromMs });
+      } catch (error) {
+        // Only the sink throws (a full disk, a closed pipe): nothing more can be written.
+        sinkError ??= error as Error;
+      }
+      stats.stationsDone++;
+    }
+  };
+  const workers = Math.max(1, Math.min(options.concurrency, stations.length));
+  await Promise.all(Array.from({ length: stations.length === 0 ? 0 : workers }, worker));
+  stats.stationsFailed = failed.length;
+  return sinkError ? { ok: false, failure: sinkError } : { ok: true, failed };
+}
+
+/** The stations of the list, narrowed to --measurements.stations; ids asked for but not listed are said once. */
+function pickStations(listed: readonly Station[], options: RunOptions): Station[] {
+  const ids = new Set(idsToRead(listed, options.only));
+  const missing = (options.only ?? []).filter((id) => !listed.some((s) => s.id === id));
+  if (missing.length > 0) {
+    options.log.warn(
+      { ids: missing.slice(0, 20) },
+      '--measurements.stations names stations the list does not hold',
+    );
+  }
+  return listed.filter((s) => ids.has(s.id));
+}
+
+async function readStation(
+  station: Station,
+  options: RunOptions,
+  retry: RetryOptions,
+  hints: ApiHints,
+): ReturnType<typeof walkStation> {
+  const { stats } = options;
+  const writer = options.sink.station(stationSeries(station, options.labels));
+  let covered = options.fromMs;
+  const cover = (toMs: number): void => {
+    const at = Math.min(Math.max(toMs, covered), options.toMs);
+    stats.coveredMs += at - covered;
+    covered = at;
+  };
+  const outcome = await walkStation(station.id, {
+    ...retry,
+    fetch: options.fetchRows,
+    interval: options.interval,
+    intervalMs: options.intervalMs,
+    fromMs: options.fromMs,
+    toMs: options.toMs,
+    hints,
+    onRequest: (outcome) => {
+      stats.requests++;
+      if (!outcome.ok) stats.failedRequests++;
+    },
+    onRows: async (rows, answer) => {
+      stats.rejectedRows += answer.rejectedRows;
+      const samples = rows.length > 0 ? await writer.write(rows) : 0;
+      countRows(stats, rows, samples);
+    },
+    onCursor: cover,
+  });
+  // A failed station's range counts as done for the estimate: nothing more will be read of it.
+  cover(options.toMs);
+  return outcome;
+}
