@@ -9,6 +9,12 @@ const SHUTDOWN_GRACE_MS = 4500;
 
 async function main(): Promise<void> {
   const build = readBuildFacts(new URL('.', import.meta.url));
+  if (process.argv[2] === 'backfill') {
+    // A command of its own: loaded only when asked for, with its own flags and exit statuses.
+    const { backfillMain } = await import('./backfill/command.js');
+    process.exitCode = await backfillMain(process.argv.slice(3), process.env, build);
+    return;
+  }
   let action: ReturnType<typeof parseCli>;
   try {
     action = parseCli(process.argv.slice(2), process.env);

@@ -155,21 +155,22 @@ function readTarget(
     throw new ConfigError('--remote-write.username and --remote-write.password-file go together');
   if (username !== undefined && bearerTokenFile !== undefined)
     throw new ConfigError('set only one of basic auth and --remote-write.bearer-token-file');
-  for (const file of [passwordFile, bearerTokenFile]) if (file !== undefined) readableSecretFile(file);
+  const caFile = one(b.remoteWriteCaFile);
+  for (const file of [passwordFile, bearerTokenFile, caFile]) if (file !== undefined) readableFile(file);
   return {
     kind: 'remote-write',
     url: url as string,
     basicAuth: username === undefined ? undefined : { username, passwordFile: passwordFile as string },
     bearerTokenFile,
     headers: readList(BACKFILL_LISTS.headers, headerTexts),
-    caFile: one(b.remoteWriteCaFile),
+    caFile,
     timeoutMs: one(b.remoteWriteTimeout) as number,
     maxSamplesPerSend: one(b.remoteWriteBatch) as number,
   };
 }
 
 /** Checked at start, so a wrong path stops the run before hours of reading; read again at each use. */
-function readableSecretFile(file: string): void {
+function readableFile(file: string): void {
   try {
     if (readFileSync(file, 'utf8').trim() === '') throw new ConfigError(`${file} is empty`);
   } catch (error) {
@@ -190,13 +191,19 @@ function readList<T>(
   });
 }
 
-function readFlags(argv: readonly string[]): { flags: Flags; lists: Record<string, string[] | undefined> } {
-  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {
-    help: { type: 'boolean' },
-  };
+type FlagOptions = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+
+/** The flags of `backfill` for node:util parseArgs: also what the retry command is rebuilt from. */
+export function backfillFlagOptions(): FlagOptions {
+  const options: FlagOptions = { help: { type: 'boolean' } };
   for (const spec of allSpecs())
     if (spec.flag) options[spec.flag] = { type: spec.boolean ? 'boolean' : 'string' };
   for (const list of Object.values(BACKFILL_LISTS)) options[list.flag] = { type: 'string', multiple: true };
+  return options;
+}
+
+function readFlags(argv: readonly string[]): { flags: Flags; lists: Record<string, string[] | undefined> } {
+  const options = backfillFlagOptions();
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
     values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;

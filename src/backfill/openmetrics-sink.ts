@@ -51,6 +51,21 @@ export function renderRows(
   return { text, samples };
 }
 
+/** Resolves on 'drain', or on an error (which the caller then finds in `failed`); leaves no listener behind. */
+function drained(out: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      out.off('drain', done);
+      out.off('error', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('error', done);
+    out.on('close', done);
+  });
+}
+
 /** `-` writes to standard output (not atomic: a pipe has no name to rename). */
 export async function openMetricsSink(path: string, stdout: Writable = process.stdout): Promise<Sink> {
   const temp = path === '-' ? undefined : join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
@@ -62,7 +77,7 @@ export async function openMetricsSink(path: string, stdout: Writable = process.s
   if (temp !== undefined) await once(out as WriteStream, 'open');
   const write = async (text: string): Promise<void> => {
     if (failed) throw failed;
-    if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'error')]);
+    if (!out.write(text)) await drained(out);
     if (failed) throw failed;
   };
   await write(openMetricsHeader());

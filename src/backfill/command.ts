@@ -1,0 +1,211 @@
+// `cityair-exporter backfill`: settings, the upstream (or the demo's simulator), the sink, progress, signals,
+// then one run, the summary and the exit status: 0 every station read, 1 some were not (or nothing could be),
+// 2 invalid use.
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../config/config.js';
+import type { BuildFacts } from '../config/package-info.js';
+import { Secret } from '../config/secret.js';
+import { parseDurationMs } from '../config/units.js';
+import { createLogger } from '../log/logger.js';
+import { readReadingRows } from '../readings/read.js';
+import { readStations } from '../stations/read.js';
+import { createDispatcher } from '../upstream/dispatcher.js';
+import { createUpstream, type Upstream } from '../upstream/exchange.js';
+import { type BackfillConfig, backfillFlagOptions, backfillHelp, parseBackfillCli } from './config.js';
+import { openMetricsSink } from './openmetrics-sink.js';
+import { startProgress } from './progress.js';
+import { runBackfill } from './run.js';
+import type { Sink } from './sink.js';
+import { newStats } from './stats.js';
+import { type ArgToken, retryCommand, summaryText } from './summary.js';
+
+type Log = ReturnType<typeof createLogger>;
+
+export async function backfillMain(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  build: BuildFacts,
+): Promise<number> {
+  let config: BackfillConfig;
+  try {
+    const action = parseBackfillCli(argv, env, Date.now());
+    if (action.kind === 'help') return void process.stdout.write(backfillHelp(build.version)), 0;
+    config = action.config;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`cityair-exporter backfill: ${error.message}\n`);
+    return 2;
+  }
+  const tty = process.stderr.isTTY ? process.stderr : undefined;
+  let clearLine = (): void => undefined;
+  const log = createLogger(
+    { ...config.log, secret: config.upstream.apiKey },
+    { write: (line) => (clearLine(), process.stderr.write(line)) },
+  );
+  const labelNames = new Set(config.labels.map(([name]) => name));
+  if (!labelNames.has('job') || !labelNames.has('instance')) {
+    log.warn(
+      'no --label job=... and instance=...: the series will not be those Prometheus scraped, and the dashboards select on job and instance',
+    );
+  }
+  let opened: { upstream: Upstream; sink: Sink };
+  try {
+    opened = await open(config, build, log);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`cityair-exporter backfill: ${error.message}\n`);
+    return 2;
+  }
+  const { upstream, sink } = opened;
+  const stats = newStats(Date.now());
+  const progress = startProgress({
+    stats,
+    spanMs: config.toMs - config.fromMs,
+    now: Date.now,
+    tty,
+    log: (figures) => log.info(figures, 'backfill progress'),
+  });
+  clearLine = progress.clear;
+  const interrupted = onSignals(async () => {
+    progress.stop();
+    await sink.abort();
+  });
+  try {
+    const result = await runBackfill({
+      fetchStations: readStations(upstream),
+      fetchRows: readReadingRows(upstream),
+      sink,
+      stats,
+      fromMs: config.fromMs,
+      toMs: config.toMs,
+      interval: config.measurements.interval,
+      intervalMs: parseDurationMs(config.measurements.interval) ?? 300_000,
+      only: config.measurements.stations,
+      concurrency: config.measurements.concurrency,
+      labels: config.labels,
+      retries: config.retries,
+      maxBackoffMs: config.upstream.maxBackoffMs,
+      now: Date.now,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      random: Math.random,
+      log,
+    });
+    progress.stop();
+    if (!result.ok) {
+      await sink.abort();
+      const what = result.failure instanceof Error ? 'writing failed' : 'the station list could not be read';
+      log.error({ err: result.failure.message }, `backfill stopped: ${what}; nothing was written`);
+      return 1;
+    }
+    await sink.finish();
+    const retry =
+      result.failed.length === 0
+        ? undefined
+        : retryCommand(tokensOf(config.argv), result.failed, config.toMs, outputOf(config));
+    clearLine = () => undefined;
+    process.stderr.write(
+      summaryText({
+        stats,
+        failed: result.failed,
+        fromMs: config.fromMs,
+        toMs: config.toMs,
+        nowMs: Date.now(),
+        retry,
+      }),
+    );
+    return result.failed.length === 0 ? 0 : 1;
+  } catch (error) {
+    progress.stop();
+    await sink.abort();
+    log.error({ err: (error as Error).message }, 'backfill stopped; nothing was written');
+    return 1;
+  } finally {
+    interrupted.off();
+    await upstream.close();
+  }
+}
+
+const outputOf = (config: BackfillConfig): string | undefined =>
+  config.target.kind === 'file' ? config.target.path : undefined;
+
+function tokensOf(argv: readonly string[]): ArgToken[] {
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: backfillFlagOptions(),
+    strict: false,
+    tokens: true,
+  });
+  return tokens as ArgToken[];
+}
+
+async function open(
+  config: BackfillConfig,
+  build: BuildFacts,
+  log: Log,
+): Promise<{ upstream: Upstream; sink: Sink }> {
+  const sink = await openSink(config, build);
+  try {
+    return { upstream: await openUpstream(config, build, log), sink };
+  } catch (error) {
+    await sink.abort();
+    throw error;
+  }
+}
+
+async function openSink(config: BackfillConfig, build: BuildFacts): Promise<Sink> {
+  const { target } = config;
+  if (target.kind === 'remote-write') {
+    const { remoteWriteSink } = await import('./remote-write-sink.js');
+    return remoteWriteSink(target, `cityair-exporter/${build.version}`, {
+      retries: config.retries,
+      maxBackoffMs: config.upstream.maxBackoffMs,
+    });
+  }
+  try {
+    return await openMetricsSink(target.path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unwritable';
+    throw new ConfigError(`invalid --output: cannot create a file next to ${target.path} (${code})`);
+  }
+}
+
+/** The API, or with --demo the built-in simulator, serving the demo's 40 stations and their history. */
+async function openUpstream(config: BackfillConfig, build: BuildFacts, log: Log): Promise<Upstream> {
+  const connections = config.measurements.concurrency + 1;
+  const userAgent = `cityair-exporter/${build.version}`;
+  if (config.demo) {
+    const { startSimulator } = await import('../demo/simulator.js');
+    const { demoPosts } = await import('../demo/stations.js');
+    const { demoHistoryFault } = await import('../demo/history.js');
+    const key = randomBytes(16).toString('hex');
+    const sim = await startSimulator({ posts: demoPosts(), apiKey: key, historyFaults: demoHistoryFault });
+    log.warn({ simulator: sim.baseUrl }, 'demo mode: backfilling SIMULATED readings, not CityAir data');
+    const upstream = createUpstream({
+      ...config.upstream,
+      baseUrl: sim.baseUrl,
+      apiKey: new Secret(key),
+      userAgent,
+      connections,
+    });
+    return { ...upstream, close: async () => (await upstream.close(), await sim.close()) };
+  }
+  const route = createDispatcher(config.upstream, process.env, { log, connections });
+  const upstream = createUpstream({ ...config.upstream, userAgent, dispatcher: route.dispatcher });
+  return { ...upstream, close: async () => (await upstream.close(), await route.dispatcher.close()) };
+}
+
+/** SIGINT and SIGTERM: remove the partial output, then exit 130 or 143 as shells expect. */
+function onSignals(cleanup: () => Promise<void>): { off: () => void } {
+  const handler = (signal: NodeJS.Signals): void => {
+    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+  return {
+    off: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
