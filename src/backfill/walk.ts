@@ -46,7 +46,7 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
   let cursor = options.fromMs - 1;
   let rows = 0;
   while (cursor < options.toMs - 1) {
-    const windowEnd = Math.min(cursor + windowMs, options.toMs);
+    const windowEnd = Math.min(cursor + 1 + windowMs, options.toMs);
     const query: ReadingsQuery = { interval: options.interval, dateGtMs: cursor, dateLtMs: windowEnd };
     const outcome = await withRetries(() => options.fetch(id, query), options, options.onRequest);
     if (!outcome.ok) {

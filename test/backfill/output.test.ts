@@ -1,0 +1,123 @@
+// What a run writes and says, in-process: the OpenMetrics lines of a row, the atomic file, the progress line and
+// the retry command.
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { backfillFlagOptions } from '../../src/backfill/config.js';
+import { openMetricsSink, renderRows } from '../../src/backfill/openmetrics-sink.js';
+import { clock, progressFigures, progressLine } from '../../src/backfill/progress.js';
+import { stationSeries } from '../../src/backfill/samples.js';
+import { newStats } from '../../src/backfill/stats.js';
+import { type ArgToken, retryCommand, retryOutput } from '../../src/backfill/summary.js';
+import type { RowReading } from '../../src/readings/schema.js';
+import type { Station } from '../../src/stations/schema.js';
+import { failure } from '../../src/upstream/failure.js';
+
+const STATION: Station = {
+  id: 1000,
+  name: 'Москва, "Центр"',
+  description: 'школа \\ двор',
+  online: true,
+  tz: 'Europe/Moscow',
+  utcOffsetSeconds: 10800,
+  latitude: 55.75,
+  longitude: 37.61,
+};
+
+const ROW: RowReading = {
+  reading: {
+    id: 1000,
+    atMs: Date.UTC(2026, 9, 1, 12, 5),
+    concentrations: new Map([
+      ['pm2.5', 12.34],
+      ['no2', 20],
+    ]),
+    temperatureCelsius: -4.2,
+    humidityRatio: 0.81,
+    pressurePascals: 98991.585,
+    aqi: new Map([['cityair', 3]]),
+  },
+  skipped: [],
+};
+
+describe('OpenMetrics lines', () => {
+  it('writes every family of a row at its time in seconds, with the station and --label labels', () => {
+    const series = stationSeries(STATION, [['job', 'cityair']]);
+    const { text, samples } = renderRows([ROW], series, new Map());
+    const t = ROW.reading.atMs / 1000;
+    const j = 'job="cityair"';
+    expect(text.split('\n').filter(Boolean)).toEqual([
+      `cityair_concentration_micrograms_per_cubic_meter{id="1000",substance="no2",${j}} 20 ${t}`,
+      `cityair_concentration_micrograms_per_cubic_meter{id="1000",substance="pm2.5",${j}} 12.34 ${t}`,
+      `cityair_temperature_celsius{id="1000",${j}} -4.2 ${t}`,
+      `cityair_relative_humidity_ratio{id="1000",${j}} 0.81 ${t}`,
+      `cityair_pressure_pascals{id="1000",${j}} 98991.585 ${t}`,
+      `cityair_aqi{id="1000",index="cityair",${j}} 3 ${t}`,
+      `cityair_measurement_timestamp_seconds{id="1000",${j}} ${t} ${t}`,
+      `cityair_station_info{id="1000",name="Москва, \\"Центр\\"",description="школа \\\\ двор",tz="Europe/Moscow",${j}} 1 ${t}`,
+      `cityair_station_latitude_degrees{id="1000",${j}} 55.75 ${t}`,
+      `cityair_station_longitude_degrees{id="1000",${j}} 37.61 ${t}`,
+    ]);
+    expect(samples).toBe(10);
+  });
+});
+
+describe('the output file', () => {
+  it('appears under its name only when finished, with # EOF last', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cityair-om-'));
+    const path = join(dir, 'last-month.om');
+    const sink = await openMetricsSink(path);
+    await sink.station(stationSeries(STATION, [])).write([ROW]);
+    expect(existsSync(path)).toBe(false);
+    await sink.finish();
+    const text = readFileSync(path, 'utf8');
+    expect(text.startsWith('# HELP cityair_concentration_micrograms_per_cubic_meter ')).toBe(true);
+    expect(text.endsWith('\n# EOF\n')).toBe(true);
+    expect(readdirSync(dir)).toEqual(['last-month.om']);
+  });
+
+  it('leaves nothing behind when aborted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cityair-om-'));
+    const sink = await openMetricsSink(join(dir, 'x.om'));
+    await sink.station(stationSeries(STATION, [])).write([ROW]);
+    await sink.abort();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('progress', () => {
+  it('says stations, rows, samples, requests, failures, rate, elapsed and an estimate', () => {
+    const stats = newStats(0);
+    Object.assign(stats, { stationsTotal: 4, stationsDone: 1, rows: 12_000, samples: 150_000 });
+    Object.assign(stats, { requests: 50, failedRequests: 2, coveredMs: 1000 });
+    const line = progressLine(progressFigures(stats, 60_000, 1000));
+    expect(line).toBe(
+      'stations 1/4  rows 12,000  samples 150,000  requests 50 (2 failed)  200 rows/s  elapsed 1m0s  ETA 3m0s',
+    );
+    expect(clock(3725)).toBe('1h2m5s');
+  });
+});
+
+describe('the retry command', () => {
+  const tokens = (argv: string[]): ArgToken[] =>
+    parseArgs({ args: argv, options: backfillFlagOptions(), strict: false, tokens: true }).tokens as ArgToken[];
+
+  it('asks for exactly the failed stations from their earliest missing time to the same end', () => {
+    const argv = ['--from', '30d', '--output=/data/a b.om', '--label', "job=it's", '--measurements.stations=1,2,3'];
+    const failed = [
+      { id: 3, failure: failure('http_5xx', 'HTTP 500'), missingFromMs: Date.UTC(2026, 9, 5) },
+      { id: 1, failure: failure('timeout', 'slow'), missingFromMs: Date.UTC(2026, 9, 3) },
+    ];
+    expect(retryCommand(tokens(argv), failed, Date.UTC(2026, 10, 1), '/data/a b.om')).toBe(
+      "cityair-exporter backfill --from=2026-10-03T00:00:00Z --to=2026-11-01T00:00:00Z --measurements.stations=1,3 '--output=/data/a b.retry.om' '--label=job=it'\\''s'",
+    );
+  });
+
+  it('names the retry output next to the first', () => {
+    expect(retryOutput('last-month.om')).toBe('last-month.retry.om');
+    expect(retryOutput('dir.v2/out')).toBe('dir.v2/out.retry');
+    expect(retryOutput('-')).toBe('-');
+  });
+});
