@@ -64,7 +64,7 @@ export async function backfillMain(
     spanMs: config.toMs - config.fromMs,
     now: Date.now,
     tty,
-    log: (figures) => log.info(figures, 'backfill progress'),
+    log: (figures) => log.info({ ...figures, etaSeconds: figures.etaSeconds ?? null }, 'backfill progress'),
   });
   clearLine = progress.clear;
   const interrupted = onSignals(async () => {

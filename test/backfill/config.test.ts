@@ -109,13 +109,19 @@ describe('misuse: one line, exit 2', () => {
       ['--from=yesterday', '--output=-'],
       'invalid --from (CITYAIR_BACKFILL_FROM): "yesterday" is neither an RFC 3339 time such as 2026-10-01T00:00:00Z nor a duration such as 30d or 36h',
     ],
-    [['--from=1d', '--output=-', '--label=id=7'], 'invalid --label: the label id is set by the exporter itself'],
+    [
+      ['--from=1d', '--output=-', '--label=id=7'],
+      'invalid --label: the label id is set by the exporter itself',
+    ],
     [['--from=1d', '--output=-', '--label=job=a', '--label=job=b'], 'invalid --label: job is given twice'],
     [
       ['--from=1d', '--output=-', '--label=__name__=x'],
       'invalid --label: "__name__=x" is not name=value with a Prometheus label name (letters, digits, _; not starting with __)',
     ],
-    [['--from=1d', '--output=-', '--remote-write.username=u'], '--remote-write.username needs --remote-write.url'],
+    [
+      ['--from=1d', '--output=-', '--remote-write.username=u'],
+      '--remote-write.username needs --remote-write.url',
+    ],
     [
       ['--from=1d', '--remote-write.url=http://u:p@p:9090/api/v1/write'],
       'invalid --remote-write.url (CITYAIR_REMOTE_WRITE_URL): must not carry credentials: use --remote-write.username and --remote-write.password-file',

@@ -102,10 +102,18 @@ describe('progress', () => {
 
 describe('the retry command', () => {
   const tokens = (argv: string[]): ArgToken[] =>
-    parseArgs({ args: argv, options: backfillFlagOptions(), strict: false, tokens: true }).tokens as ArgToken[];
+    parseArgs({ args: argv, options: backfillFlagOptions(), strict: false, tokens: true })
+      .tokens as ArgToken[];
 
   it('asks for exactly the failed stations from their earliest missing time to the same end', () => {
-    const argv = ['--from', '30d', '--output=/data/a b.om', '--label', "job=it's", '--measurements.stations=1,2,3'];
+    const argv = [
+      '--from',
+      '30d',
+      '--output=/data/a b.om',
+      '--label',
+      "job=it's",
+      '--measurements.stations=1,2,3',
+    ];
     const failed = [
       { id: 3, failure: failure('http_5xx', 'HTTP 500'), missingFromMs: Date.UTC(2026, 9, 5) },
       { id: 1, failure: failure('timeout', 'slow'), missingFromMs: Date.UTC(2026, 9, 3) },

@@ -1,10 +1,10 @@
 // The walk of one station's history against a fake API, in-process: paging by the newest row, gaps, answers
 // that repeat or ignore date__lt, retries and Retry-After, with a fake clock.
 import { describe, expect, it } from 'vitest';
+import { newRows, type WalkOptions, walkStation } from '../../src/backfill/walk.js';
 import type { ReadingsQuery } from '../../src/readings/read.js';
 import type { ParsedRows, RowReading } from '../../src/readings/schema.js';
 import { failure, type Result } from '../../src/upstream/failure.js';
-import { newRows, walkStation, type WalkOptions } from '../../src/backfill/walk.js';
 
 const STEP = 300_000;
 const FROM = Date.UTC(2026, 9, 1);
@@ -44,7 +44,11 @@ function fakeFetch(api: FakeApi, log: ReadingsQuery[]) {
   };
 }
 
-function options(fetch: WalkOptions['fetch'], written: RowReading[], over: Partial<WalkOptions> = {}): WalkOptions {
+function options(
+  fetch: WalkOptions['fetch'],
+  written: RowReading[],
+  over: Partial<WalkOptions> = {},
+): WalkOptions {
   let now = 0;
   return {
     fetch,
@@ -80,7 +84,10 @@ describe('walking a station forward', () => {
     const times = every5m(FROM - 3600_000, TO + 3600_000);
     const log: ReadingsQuery[] = [];
     const written: RowReading[] = [];
-    const outcome = await walkStation(1, options(fakeFetch({ times, cap: 100, honoursDateLt: false }, log), written));
+    const outcome = await walkStation(
+      1,
+      options(fakeFetch({ times, cap: 100, honoursDateLt: false }, log), written),
+    );
     const expected = times.filter((t) => t >= FROM && t < TO);
     expect(outcome).toEqual({ ok: true, rows: expected.length });
     expect(written.map((r) => r.reading.atMs)).toEqual(expected);
@@ -91,7 +98,10 @@ describe('walking a station forward', () => {
   it('never writes a row twice when the API repeats the row at the cursor', async () => {
     const times = every5m(FROM, TO);
     const written: RowReading[] = [];
-    await walkStation(1, options(fakeFetch({ times, cap: 50, honoursDateLt: true, repeatsCursor: true }, []), written));
+    await walkStation(
+      1,
+      options(fakeFetch({ times, cap: 50, honoursDateLt: true, repeatsCursor: true }, []), written),
+    );
     const at = written.map((r) => r.reading.atMs);
     expect(at).toEqual(times);
   });
@@ -164,7 +174,10 @@ describe('failures', () => {
 
   it('does not retry an auth failure', async () => {
     let calls = 0;
-    const outcome = await walkStation(1, options(async () => (calls++, failure('auth', 'HTTP 401')), []));
+    const outcome = await walkStation(
+      1,
+      options(async () => (calls++, failure('auth', 'HTTP 401')), []),
+    );
     expect(calls).toBe(1);
     expect(outcome).toMatchObject({ ok: false, missingFromMs: FROM, rows: 0 });
   });

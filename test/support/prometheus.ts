@@ -1,6 +1,6 @@
 // A real Prometheus (Debian's 2.42) on a free loopback port, with a config templated into a temp dir.
 // Reusable: pass any scrape configs (TLS included: put certificates in `files` and refer to them by path).
-import { copyFile, writeFile } from 'node:fs/promises';
+import { copyFile, cp, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
@@ -33,6 +33,12 @@ export interface PrometheusOptions {
   readonly evaluationInterval?: string;
   /** Extra files written next to prometheus.yml before start (certificates, keys); name -> content. */
   readonly files?: Readonly<Record<string, string>>;
+  /** TSDB blocks (e.g. from promtool) copied into the storage directory before start. */
+  readonly blocksFrom?: string;
+  /** Extra flags, e.g. --web.enable-remote-write-receiver. */
+  readonly extraArgs?: readonly string[];
+  /** Merged into prometheus.yml at the top level, e.g. { storage: { tsdb: { out_of_order_time_window: '30d' } } }. */
+  readonly extraConfig?: Readonly<Record<string, unknown>>;
 }
 
 export interface Sample {
@@ -109,7 +115,11 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
   const ruleNames = await writeRuleFiles(dir, options.ruleFiles ?? []);
   for (const [name, content] of Object.entries(options.files ?? {}))
     await writeFile(join(dir, name), content);
-  await writeFile(join(dir, 'prometheus.yml'), stringify(configFor(options, ruleNames)));
+  await writeFile(
+    join(dir, 'prometheus.yml'),
+    stringify({ ...configFor(options, ruleNames), ...options.extraConfig }),
+  );
+  if (options.blocksFrom) await cp(options.blocksFrom, join(dir, 'data'), { recursive: true });
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -120,6 +130,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
       `--storage.tsdb.path=${join(dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
       '--log.level=warn',
+      ...(options.extraArgs ?? []),
     ],
     dir,
   );

@@ -1,0 +1,296 @@
+// The backfill as a user runs it, against the simulator's history: the OpenMetrics file becomes TSDB blocks with
+// the real promtool, and a real Prometheus opened on them answers, at past instants, exactly the values the
+// simulator sent (converted from its units), with the --label labels; the air-quality dashboard's panels find
+// data over the range. Then the exit statuses, the retry command, the key, and an interrupted run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoHistoryFault, demoReadings } from '../../src/demo/history.js';
+import { demoHasNoReadings } from '../../src/demo/readings.js';
+import { type Simulator, startSimulator } from '../../src/demo/simulator.js';
+import { demoPosts } from '../../src/demo/stations.js';
+import { loadDashboards, panelQueries, RULES_FILE, substitute } from '../monitoring/model.js';
+import { runBackfill, spawnBackfill } from '../support/backfill.js';
+import { prometheusPath, type RunningPrometheus, startPrometheus } from '../support/prometheus.js';
+import { promtoolPath } from '../support/promtool.js';
+
+const KEY = 'backfill-e2e-key-5f2a';
+const STEP = 300_000;
+const DAY = 86_400_000;
+const posts = demoPosts();
+const NOW = Date.now();
+const FROM = Math.floor((NOW - 3 * DAY) / STEP) * STEP;
+const TO = Math.floor((NOW - DAY) / STEP) * STEP;
+const LABELS = ['--label', 'job=cityair', '--label', 'instance=backfill:9610'];
+// The demo's stations in mg/m³ and mm Hg (1000), in µg/m³ and hPa (1102), and with a row not in UTC each noon (1034).
+const MG_STATION = 1000;
+const UG_STATION = 1102;
+const BAD_ROW_STATION = 1034;
+const FACTORS: Readonly<Record<string, number>> = { 'mg/m³': 1000, 'µg/m³': 1, 'mm Hg': 133.322, hPa: 100 };
+// Panels a backfill cannot fill: the readings collector's own rounds and requests (a backfill writes readings,
+// not the collector's health), the stations' online state (its history is not in the API), and substances the
+// demo never sends.
+const NOT_BACKFILLED = new Set([
+  'Last readings round',
+  'Readings round',
+  'Readings requests',
+  'Fields left out',
+  'Online stations without readings',
+  'Other substances',
+]);
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const env = { CITYAIR_API_KEY: KEY };
+
+describe.skipIf(!promtoolPath() || !prometheusPath())('backfill into Prometheus through promtool', () => {
+  let sim: Simulator;
+  let dir: string;
+  let prom: RunningPrometheus;
+  let run: Awaited<ReturnType<typeof runBackfill>>;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ posts, apiKey: KEY, historyFaults: demoHistoryFault });
+    dir = mkdtempSync(join(tmpdir(), 'cityair-backfill-'));
+    run = await runBackfill(
+      [
+        `--upstream.url=${sim.baseUrl}`,
+        `--from=${iso(FROM)}`,
+        `--to=${iso(TO)}`,
+        `--output=${join(dir, 'air.om')}`,
+        '--measurements.concurrency=4',
+        ...LABELS,
+      ],
+      env,
+    );
+    const blocks = join(dir, 'blocks');
+    const promtool = spawnSync(
+      promtoolPath() as string,
+      ['tsdb', 'create-blocks-from', 'openmetrics', '--max-block-duration=744h', join(dir, 'air.om'), blocks],
+      { encoding: 'utf8' },
+    );
+    if (promtool.status !== 0) throw new Error(`promtool: ${promtool.stderr}`);
+    // The recording rules over the backfilled range, as docs/backfill.md says: evaluated by promtool against a
+    // Prometheus holding the raw blocks, then loaded next to them.
+    const raw = await startPrometheus({ scrapeConfigs: [], blocksFrom: blocks });
+    const rules = spawnSync(
+      promtoolPath() as string,
+      [
+        'tsdb',
+        'create-blocks-from',
+        'rules',
+        `--start=${iso(FROM)}`,
+        `--end=${iso(TO)}`,
+        `--url=${raw.url}`,
+        `--output-dir=${blocks}`,
+        RULES_FILE,
+      ],
+      { encoding: 'utf8' },
+    );
+    await raw.stop();
+    if (rules.status !== 0) throw new Error(`promtool rules: ${rules.stderr}`);
+    prom = await startPrometheus({ scrapeConfigs: [], blocksFrom: blocks });
+  }, 180_000);
+
+  afterAll(async () => {
+    await prom?.stop();
+    await sim?.close();
+  });
+
+  it('exits 0 and says what it read, with the rows it rejected and the units it did not convert', () => {
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('backfill complete in ');
+    expect(run.stderr).toContain(`${posts.length} stations (${posts.length} read, 0 failed)`);
+    expect(run.stderr).toMatch(/rows rejected: [1-9]/);
+    expect(run.stderr).toContain('units not converted (fields left out): ch2o in "ppb"');
+    // Two stations failed and asked to wait before answering: their requests were retried.
+    expect(run.stderr).toMatch(/requests \([3-9] failed\)/);
+  });
+
+  it('answers at past instants exactly the values the simulator sent, converted, with the --label labels', async () => {
+    for (const id of [MG_STATION, UG_STATION]) {
+      for (const t of [FROM, FROM + 137 * STEP, TO - STEP]) {
+        const answer = demoReadings(id, NOW, { interval: '5m', dateGtMs: t - 1000 });
+        const row = answer.data[0];
+        expect(row?.date).toBe(iso(t).replace('.000Z', 'Z'));
+        const u = answer.meta.units;
+        const [pm] = await prom.query(
+          `cityair_concentration_micrograms_per_cubic_meter{id="${id}",substance="pm2.5"}`,
+          t / 1000,
+        );
+        expect(pm?.metric).toMatchObject({ job: 'cityair', instance: 'backfill:9610' });
+        expect(pm?.value).toBe((row?.pm2 as number) * (FACTORS[u.pm2 ?? ''] as number));
+        const [pa] = await prom.query(`cityair_pressure_pascals{id="${id}"}`, t / 1000);
+        expect(pa?.value).toBe((row?.pressure as number) * (FACTORS[u.pressure ?? ''] as number));
+        const [ts] = await prom.query(`cityair_measurement_timestamp_seconds{id="${id}"}`, t / 1000);
+        expect(ts?.value).toBe(t / 1000);
+      }
+    }
+  });
+
+  it('has every station with rows, named by the station list', async () => {
+    const t = (FROM + TO) / 2000;
+    const named = await prom.query(
+      'cityair_aqi{index="cityair"} * on (job, instance, id) group_left (name) cityair_station_info',
+      t,
+    );
+    const withRows = posts.filter((p) => !demoHasNoReadings(p.id));
+    expect(named.map((s) => s.metric.name).sort()).toEqual(withRows.map((p) => p.name).sort());
+  });
+
+  it('writes one sample per row, none for a rejected row', async () => {
+    const span = `${(TO - FROM) / 1000}s`;
+    const count = async (id: number): Promise<number | undefined> =>
+      (
+        await prom.query(
+          `count_over_time(cityair_measurement_timestamp_seconds{id="${id}"}[${span}])`,
+          (TO - 1) / 1000,
+        )
+      )[0]?.value;
+    const rows = (TO - FROM) / STEP;
+    const noons = Array.from({ length: rows }, (_, i) => FROM + i * STEP).filter(
+      (t) => t % DAY === 12 * 3_600_000,
+    );
+    expect(await count(MG_STATION)).toBe(rows);
+    expect(await count(BAD_ROW_STATION)).toBe(rows - noons.length);
+  });
+
+  const airQuality = loadDashboards().find((d) => d.model.uid === 'cityair-air-quality');
+  const queries = (airQuality ? panelQueries(airQuality) : []).filter((q) => !NOT_BACKFILLED.has(q.panel));
+
+  it.each(queries.map((q) => [`${q.panel} ${q.refId}`, q.expr]))(
+    'the air-quality panel %s has data in the range',
+    async (_name, expr) => {
+      const values = {
+        $job: 'cityair',
+        $instance: '.*',
+        $tz: '.*',
+        $__rate_interval: '20m',
+        $__interval: '5m',
+        $__range: '1d',
+        $lookback: '5m',
+      };
+      const result = await prom.query(substitute(expr, values), (FROM + 2 * DAY - 1) / 1000);
+      expect(result.length, substitute(expr, values)).toBeGreaterThan(0);
+    },
+  );
+
+  it('never writes the API key into the file or the output', () => {
+    expect(readFileSync(join(dir, 'air.om'), 'utf8')).not.toContain(KEY);
+    expect(run.stderr + run.stdout).not.toContain(KEY);
+  });
+});
+
+describe('exit statuses and the retry command', () => {
+  let sim: Simulator;
+  const FAILING = 1051;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ posts, apiKey: KEY });
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it('exits 1 naming the failed station and its missing range, and its retry command reads exactly that', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cityair-backfill-'));
+    sim.setReadingsFault(FAILING, { kind: 'status', status: 500, body: `{"error":"broken","key":"${KEY}"}` });
+    const from = iso(TO - DAY);
+    const args = [
+      `--upstream.url=${sim.baseUrl}`,
+      `--from=${from}`,
+      `--to=${iso(TO)}`,
+      '--retries=1',
+      ...LABELS,
+    ];
+    const failed = await runBackfill([...args, `--output=${join(dir, 'a.om')}`], env);
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stderr).toContain(`${posts.length} stations (${posts.length - 1} read, 1 failed)`);
+    expect(failed.stderr).toContain(`  ${FAILING}: http_5xx: HTTP 500: `);
+    expect(failed.stderr).toContain(
+      `missing ${from.replace('.000Z', 'Z')} to ${iso(TO).replace('.000Z', 'Z')}`,
+    );
+    expect(failed.stderr).not.toContain(KEY);
+    // The other stations are in the file all the same.
+    expect(readFileSync(join(dir, 'a.om'), 'utf8')).toContain('id="1000"');
+
+    const lines = failed.stderr.split('\n');
+    const command = lines[lines.indexOf('retry exactly these stations with:') + 1]?.trim() ?? '';
+    expect(command).toMatch(/^cityair-exporter backfill /);
+    expect(command).toContain(`--measurements.stations=${FAILING}`);
+    sim.setReadingsFault(FAILING, undefined);
+    const retryArgs = command.split(' ').slice(2);
+    const retried = await runBackfill(retryArgs, env);
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stderr).toContain('1 stations (1 read, 0 failed)');
+    const text = readFileSync(join(dir, 'a.retry.om'), 'utf8');
+    expect(new Set([...text.matchAll(/\{id="(\d+)"/g)].map((m) => m[1]))).toEqual(new Set([String(FAILING)]));
+  });
+
+  it('exits 1 without writing anything when the station list cannot be read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cityair-backfill-'));
+    const r = await runBackfill(
+      [`--upstream.url=${sim.baseUrl}`, '--from=1h', `--output=${join(dir, 'x.om')}`],
+      { CITYAIR_API_KEY: 'wrong-key' },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('the station list could not be read');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('exits 2 with one line for invalid use', async () => {
+    const r = await runBackfill(['--from=1d'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'cityair-exporter backfill: give exactly one of --output (a file, or - for standard output) and --remote-write.url\n',
+    );
+  });
+
+  it('writes to standard output with --output=-', async () => {
+    const r = await runBackfill(
+      [`--upstream.url=${sim.baseUrl}`, '--from=2h', '--output=-', '--measurements.stations=1000'],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^# HELP /);
+    expect(r.stdout.endsWith('# EOF\n')).toBe(true);
+  });
+
+  it('logs progress every 10 s off a terminal, and leaves no file when interrupted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cityair-backfill-'));
+    for (const p of posts) sim.setReadingsFault(p.id, { kind: 'slow', delayMs: 1500 });
+    const running = spawnBackfill(
+      [`--upstream.url=${sim.baseUrl}`, '--from=30d', `--output=${join(dir, 'big.om')}`, ...LABELS],
+      env,
+    );
+    const deadline = Date.now() + 20_000;
+    while (!running.stderr().includes('backfill progress') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
+    const progress =
+      running
+        .stderr()
+        .split('\n')
+        .find((l) => l.includes('backfill progress')) ?? '';
+    const figures = JSON.parse(progress);
+    expect(figures).toMatchObject({ level: 'info', msg: 'backfill progress' });
+    expect(figures.stations).toMatch(new RegExp(`^\\d+/${posts.length}$`));
+    for (const key of [
+      'rows',
+      'samples',
+      'requests',
+      'failures',
+      'rowsPerSecond',
+      'elapsedSeconds',
+      'etaSeconds',
+    ])
+      expect(figures).toHaveProperty(key);
+    expect(readdirSync(dir).length).toBe(1); // the partial file, under another name
+    running.child.kill('SIGINT');
+    const r = await running.done;
+    for (const p of posts) sim.setReadingsFault(p.id, undefined);
+    expect(r.code).toBe(130);
+    expect(existsSync(join(dir, 'big.om'))).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 40_000);
+});
