@@ -1,7 +1,7 @@
 // The benchmark's command line, validated with zod like every other outside input.
 import { z } from 'zod';
 
-export const PHASES = ['stations', 'checks', 'readings'] as const;
+export const PHASES = ['stations', 'checks', 'readings', 'backfill'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchOptions {
@@ -9,6 +9,9 @@ export interface BenchOptions {
   readonly phases: ReadonlySet<Phase>;
   /** Stations of the readings phase's round and cached scrapes. */
   readonly readingsStations: number;
+  /** Stations and days of 5-minute rows the backfill phase reads. */
+  readonly backfillStations: number;
+  readonly backfillDays: number;
   readonly sizes: readonly number[];
   /** Timed scrapes per size and mode; undefined lets each size pick a count that fits the time budget. */
   readonly scrapes: number | undefined;
@@ -38,6 +41,8 @@ const flagsSchema = z
       .pipe(z.array(z.enum(PHASES)).min(1))
       .optional(),
     'readings-stations': count.max(100_000).optional(),
+    'backfill-stations': count.max(100_000).optional(),
+    'backfill-days': count.max(366).optional(),
     'memory-stations': count.optional(),
     quick: z.literal(true).optional(),
     'skip-memory': z.literal(true).optional(),
@@ -47,7 +52,8 @@ const flagsSchema = z
 
 export const USAGE = `usage: npm run bench -- [--sizes=1000,10000,100000] [--scrapes=N] [--memory-stations=N]
                          [--quick] [--skip-memory] [--out=docs/benchmarks.md]
-                         [--phases=stations,checks,readings] [--readings-stations=10000]`;
+                         [--phases=stations,checks,readings,backfill] [--readings-stations=10000]
+                         [--backfill-stations=1000] [--backfill-days=30]`;
 
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const raw: Record<string, string | true> = {};
@@ -66,6 +72,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   return {
     phases: new Set(f.phases ?? PHASES),
     readingsStations: f['readings-stations'] ?? (quick ? 200 : 10_000),
+    backfillStations: f['backfill-stations'] ?? (quick ? 20 : 1000),
+    backfillDays: f['backfill-days'] ?? (quick ? 2 : 30),
     sizes: f.sizes ?? (quick ? [200] : [1000, 10_000, 100_000]),
     scrapes: f.scrapes ?? (quick ? 20 : undefined),
     memoryStations: f['memory-stations'] ?? 1000,

@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { syntheticPosts } from '../src/demo/stations.js';
 import { type Simulator, startSimulator } from '../test/support/simulator.js';
 import { type BenchOptions, parseBenchArgs } from './args.js';
+import { judgeBackfill, measureBackfill, renderBackfill } from './backfill.js';
 import { timeScrapes } from './batch.js';
 import { createScraper, median, quantile } from './client.js';
 import { pasteBetweenMarkers } from './doc-markers.js';
@@ -205,6 +206,20 @@ async function runReadings(options: BenchOptions): Promise<Part> {
   return { text: parts.join('\n'), failed: notes.length > 0 };
 }
 
+async function runBackfillPhase(options: BenchOptions): Promise<Part> {
+  const notes: string[] = [];
+  const result = await measureBackfill(options.backfillStations, options.backfillDays, notes);
+  process.stderr.write(
+    `bench: backfill ${options.backfillStations} stations × ${options.backfillDays} days done\n`,
+  );
+  const parts = [
+    renderBackfill(result),
+    `\nTargets (informative, timing is noisy):\n${renderChecks(judgeBackfill(result))}`,
+    ...problems(notes),
+  ];
+  return { text: parts.join('\n'), failed: notes.length > 0 };
+}
+
 const problems = (notes: readonly string[]): string[] =>
   notes.length > 0 ? [`\nProblems:\n${notes.map((n) => `- ${n}`).join('\n')}`] : [];
 
@@ -221,7 +236,14 @@ async function main(): Promise<void> {
   const stationsRun = options.phases.has('stations') || options.phases.has('checks');
   const stations = stationsRun ? await runStations(options) : undefined;
   const readings = options.phases.has('readings') ? await runReadings(options) : undefined;
-  const text = [stations?.text, readings && `Readings:\n\n${readings.text}`].filter((t) => t).join('\n\n');
+  const backfill = options.phases.has('backfill') ? await runBackfillPhase(options) : undefined;
+  const text = [
+    stations?.text,
+    readings && `Readings:\n\n${readings.text}`,
+    backfill && `Backfill:\n\n${backfill.text}`,
+  ]
+    .filter((t) => t)
+    .join('\n\n');
   const elapsed = ((Date.now() - started.getTime()) / 1000).toFixed(0);
   process.stdout.write(`${text}\n\nMachine: ${machine()}; ${started.toISOString()}; ${elapsed} s\n`);
   if (options.out) {
@@ -229,9 +251,10 @@ async function main(): Promise<void> {
     let doc = readFileSync(options.out, 'utf8');
     if (stations) doc = pasteBetweenMarkers(doc, 'stations', `${stamp}\n\n${stations.text}`);
     if (readings) doc = pasteBetweenMarkers(doc, 'readings', `${stamp}\n\n${readings.text}`);
+    if (backfill) doc = pasteBetweenMarkers(doc, 'backfill', `${stamp}\n\n${backfill.text}`);
     writeFileSync(options.out, doc);
   }
-  process.exit(stations?.failed || readings?.failed ? 1 : 0);
+  process.exit(stations?.failed || readings?.failed || backfill?.failed ? 1 : 0);
 }
 
 function provenance(started: Date, argv: readonly string[]): string {

@@ -28,27 +28,42 @@ export function seriesPrefix(series: Series): string {
   return `${series.family.name}{${labels}} `;
 }
 
-/** The text of some rows of one station; `prefixes` caches each series' `name{labels} `. */
+/**
+ * The bytes of some rows of one station; `prefixes` caches each series' `name{labels} ` as UTF-8. Written straight
+ * into one buffer per answer: strings per line would be garbage by the million, and a second copy when written.
+ */
 export function renderRows(
   rows: readonly RowReading[],
   series: Parameters<typeof forEachSample>[1],
-  prefixes: Map<Series, string>,
-): { text: string; samples: number } {
-  let text = '';
+  prefixes: Map<Series, Buffer>,
+): { bytes: Buffer; samples: number } {
+  let buf = Buffer.allocUnsafe(rows.length * 2048 + 1024);
+  let at = 0;
   let samples = 0;
+  const ensure = (n: number): void => {
+    if (at + n <= buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, at + n));
+    buf.copy(bigger, 0, 0, at);
+    buf = bigger;
+  };
   for (const { reading } of rows) {
     const ts = ` ${reading.atMs / 1000}\n`;
     forEachSample(reading, series, (s, value) => {
       let prefix = prefixes.get(s);
       if (prefix === undefined) {
-        prefix = seriesPrefix(s);
+        prefix = Buffer.from(seriesPrefix(s), 'utf8');
         prefixes.set(s, prefix);
       }
-      text += prefix + String(value) + ts;
+      const number = String(value);
+      ensure(prefix.length + number.length + ts.length);
+      at += prefix.copy(buf, at);
+      // Numbers and timestamps are ASCII.
+      at += buf.write(number, at, 'latin1');
+      at += buf.write(ts, at, 'latin1');
       samples++;
     });
   }
-  return { text, samples };
+  return { bytes: buf.subarray(0, at), samples };
 }
 
 /** Resolves on 'drain', or on an error (which the caller then finds in `failed`); leaves no listener behind. */
@@ -75,7 +90,7 @@ export async function openMetricsSink(path: string, stdout: Writable = process.s
     failed ??= error;
   });
   if (temp !== undefined) await once(out as WriteStream, 'open');
-  const write = async (text: string): Promise<void> => {
+  const write = async (text: string | Buffer): Promise<void> => {
     if (failed) throw failed;
     if (!out.write(text)) await drained(out);
     if (failed) throw failed;
@@ -84,11 +99,11 @@ export async function openMetricsSink(path: string, stdout: Writable = process.s
   let aborted = false;
 
   const station = (series: Parameters<Sink['station']>[0]): StationWriter => {
-    const prefixes = new Map<Series, string>();
+    const prefixes = new Map<Series, Buffer>();
     return {
       write: async (rows) => {
-        const { text, samples } = renderRows(rows, series, prefixes);
-        if (text !== '') await write(text);
+        const { bytes, samples } = renderRows(rows, series, prefixes);
+        if (bytes.length > 0) await write(bytes);
         return samples;
       },
     };

@@ -40,20 +40,36 @@ export interface StationSeries {
 }
 
 export function stationSeries(station: Station, extraLabels: readonly Label[]): StationSeries {
-  const cache = new Map<string, Series>();
+  // By family, then by substance or index: no key string is built per sample.
+  const plain = new Map<MetricSpec, Series>();
+  const named = new Map<MetricSpec, Map<string, Series>>();
   const id: Label = ['id', String(station.id)];
+  const make = (family: MetricSpec, own: readonly Label[]): Series => ({
+    family,
+    labels: [...own, ...extraLabels],
+  });
   const get = (family: MetricSpec, extra?: Label): Series => {
-    const key = extra ? `${family.name}\u0000${extra[1]}` : family.name;
-    let series = cache.get(key);
-    if (series === undefined) {
-      const own: Label[] =
-        family === STATION_METRICS.info
+    if (extra === undefined) {
+      let series = plain.get(family);
+      if (series === undefined) {
+        const info = family === STATION_METRICS.info;
+        const own: Label[] = info
           ? [id, ['name', station.name], ['description', station.description], ['tz', station.tz]]
-          : extra
-            ? [id, extra]
-            : [id];
-      series = { family, labels: [...own, ...extraLabels] };
-      cache.set(key, series);
+          : [id];
+        series = make(family, own);
+        plain.set(family, series);
+      }
+      return series;
+    }
+    let byName = named.get(family);
+    if (byName === undefined) {
+      byName = new Map();
+      named.set(family, byName);
+    }
+    let series = byName.get(extra[1]);
+    if (series === undefined) {
+      series = make(family, [id, extra]);
+      byName.set(extra[1], series);
     }
     return series;
   };

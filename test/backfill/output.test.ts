@@ -45,7 +45,8 @@ const ROW: RowReading = {
 describe('OpenMetrics lines', () => {
   it('writes every family of a row at its time in seconds, with the station and --label labels', () => {
     const series = stationSeries(STATION, [['job', 'cityair']]);
-    const { text, samples } = renderRows([ROW], series, new Map());
+    const { bytes, samples } = renderRows([ROW], series, new Map());
+    const text = bytes.toString('utf8');
     const t = ROW.reading.atMs / 1000;
     const j = 'job="cityair"';
     expect(text.split('\n').filter(Boolean)).toEqual([
