@@ -125,7 +125,9 @@ describe('variables', () => {
       expect(tz).toMatchObject({ type: 'query', datasource: DATASOURCE, multi: true, includeAll: true });
       // Stations without a time zone have tz="": only an explicit .* keeps them under "All".
       expect(tz?.allValue).toBe('.*');
-      expect(tz && variableQuery(tz)).toMatch(/^label_values\(cityair_station_online\{.*\}, tz\)$/);
+      // The air-quality one reads cityair_station_info, which a backfilled range has too (the online state is not
+      // backfilled).
+      expect(tz && variableQuery(tz)).toMatch(/^label_values\(cityair_station_(online|info)\{.*\}, tz\)$/);
     },
   );
 });
@@ -231,11 +233,11 @@ describe('panels', () => {
     const panel = (title: string) => byUid('cityair-air-quality').model.panels.find((p) => p.title === title);
     expect(panel('Relative humidity')?.fieldConfig?.defaults.unit).toBe('percent');
     expect(panel('Relative humidity')?.targets?.[0]?.expr).toMatch(
-      /^100 \* cityair_relative_humidity_ratio\{/,
+      /^100 \* last_over_time\(cityair_relative_humidity_ratio\{/,
     );
     expect(panel('Atmospheric pressure')?.fieldConfig?.defaults.unit).toBe('pressurehpa');
     expect(panel('Atmospheric pressure')?.targets?.[0]?.expr).toMatch(
-      /^cityair_pressure_pascals\{[^}]*\} \/ 100 /,
+      /^last_over_time\(cityair_pressure_pascals\{[^}]*\}\[\$lookback\]\) \/ 100 /,
     );
   });
 

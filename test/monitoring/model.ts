@@ -216,6 +216,8 @@ export const PARSE_STAND_INS = {
   $__rate_interval: '7777s',
   $__range: '8888s',
   $__interval: '9999s',
+  // The air-quality dashboard's "Row interval": how far back each instant looks for the newest row.
+  $lookback: '6666s',
 } as const;
 
 export function substitute(expr: string, values: Readonly<Record<string, string>>): string {

@@ -102,6 +102,8 @@ function variableSets(instance: string): Record<string, Record<string, string>> 
     $__rate_interval: '4s',
     $__interval: '1s',
     $__range: '1h',
+    // The air-quality dashboard's "Row interval", at its default.
+    $lookback: '5m',
   };
   return {
     all: { ...builtins, $job: JOB, $instance: '.*', $tz: '.*' },
