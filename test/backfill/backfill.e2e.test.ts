@@ -294,3 +294,67 @@ describe('exit statuses and the retry command', () => {
     expect(readdirSync(dir)).toEqual([]);
   }, 40_000);
 });
+
+describe.skipIf(!promtoolPath() || !prometheusPath())('hourly rows on the air-quality dashboard', () => {
+  let sim: Simulator;
+  let prom: RunningPrometheus;
+  const HOUR = 3_600_000;
+  const from = Math.floor((NOW - 2 * DAY) / HOUR) * HOUR;
+  const to = Math.floor((NOW - DAY) / HOUR) * HOUR;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ posts, apiKey: KEY });
+    const dir = mkdtempSync(join(tmpdir(), 'cityair-backfill-1h-'));
+    const run = await runBackfill(
+      [
+        `--upstream.url=${sim.baseUrl}`,
+        `--from=${iso(from)}`,
+        `--to=${iso(to)}`,
+        '--measurements.interval=1h',
+        `--measurements.stations=${MG_STATION},${UG_STATION}`,
+        `--output=${join(dir, 'hourly.om')}`,
+        ...LABELS,
+      ],
+      env,
+    );
+    if (run.code !== 0) throw new Error(run.stderr);
+    const blocks = join(dir, 'blocks');
+    const promtool = spawnSync(
+      promtoolPath() as string,
+      [
+        'tsdb',
+        'create-blocks-from',
+        'openmetrics',
+        '--max-block-duration=744h',
+        join(dir, 'hourly.om'),
+        blocks,
+      ],
+      { encoding: 'utf8' },
+    );
+    if (promtool.status !== 0) throw new Error(`promtool: ${promtool.stderr}`);
+    prom = await startPrometheus({ scrapeConfigs: [], blocksFrom: blocks });
+  }, 60_000);
+
+  afterAll(async () => {
+    await prom?.stop();
+    await sim?.close();
+  });
+
+  it('draws each station half an hour after its row with Row interval 1h, and not with 5m', async () => {
+    const pm25 = loadDashboards()
+      .find((d) => d.model.uid === 'cityair-air-quality')
+      ?.model.panels.find((p) => p.title === 'PM2.5')
+      ?.targets?.find((t) => t.refId === 'A')?.expr;
+    expect(pm25).toBeDefined();
+    const at = (from + 10 * HOUR + HOUR / 2) / 1000;
+    const values = (lookback: string) => ({
+      $job: 'cityair',
+      $instance: '.*',
+      $tz: '.*',
+      $lookback: lookback,
+    });
+    const hourly = await prom.query(substitute(pm25 as string, values('1h')), at);
+    expect(hourly.map((s) => s.metric.id).sort()).toEqual([String(MG_STATION), String(UG_STATION)]);
+    expect(await prom.query(substitute(pm25 as string, values('5m')), at)).toEqual([]);
+  });
+});
