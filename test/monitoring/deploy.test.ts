@@ -28,6 +28,8 @@ const compose = z.object({
 
 const prometheusConfig = z.object({
   rule_files: z.array(z.string()),
+  remote_write: z.array(z.object({ url: z.string() })),
+  storage: z.object({ tsdb: z.object({ out_of_order_time_window: z.string() }) }),
   alerting: z.object({
     alertmanagers: z.array(z.object({ static_configs: z.array(z.object({ targets: z.array(z.string()) })) })),
   }),
@@ -64,8 +66,14 @@ function hostPathOf(name: string, containerPath: string): string | undefined {
 }
 
 describe('the Compose stack', () => {
-  it('runs the exporter in demo mode, Prometheus, Alertmanager and Grafana', () => {
-    expect(Object.keys(stack.services).sort()).toEqual(['alertmanager', 'exporter', 'grafana', 'prometheus']);
+  it('runs the exporter in demo mode, Prometheus, Alertmanager, VictoriaMetrics and Grafana', () => {
+    expect(Object.keys(stack.services).sort()).toEqual([
+      'alertmanager',
+      'exporter',
+      'grafana',
+      'prometheus',
+      'victoriametrics',
+    ]);
     expect(stack.services.exporter?.command).toContain('--demo');
     const context = resolve(DEPLOY, stack.services.exporter?.build?.context ?? '.');
     expect(existsSync(join(context, 'Dockerfile'))).toBe(true);
@@ -123,5 +131,20 @@ describe('the Compose stack', () => {
     for (const file of Object.values(DASHBOARD_FILES)) expect(file.startsWith(`${dir}/`), file).toBe(true);
     const home = stack.services.grafana?.environment?.GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH ?? '';
     expect(hostPathOf('grafana', home)).toBe(DASHBOARD_FILES.stations);
+  });
+
+  it('has Prometheus write every sample to VictoriaMetrics, and Grafana read it as a second data source', () => {
+    expect(prometheus.remote_write.map((w) => w.url)).toEqual(['http://victoriametrics:8428/api/v1/write']);
+    expect(stack.services.victoriametrics?.command).toContain('-httpListenAddr=:8428');
+    const provisioning = hostPathOf('grafana', '/etc/grafana/provisioning') ?? '';
+    const ds = datasources.parse(readYaml(join(provisioning, 'datasources/victoriametrics.yml'))).datasources;
+    expect(ds).toEqual([
+      expect.objectContaining({ type: 'prometheus', url: 'http://victoriametrics:8428', isDefault: false }),
+    ]);
+  });
+
+  it('lets a backfill write recent gaps into Prometheus', () => {
+    expect(stack.services.prometheus?.command).toContain('--web.enable-remote-write-receiver');
+    expect(prometheus.storage.tsdb.out_of_order_time_window).toBe('30d');
   });
 });
