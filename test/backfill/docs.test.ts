@@ -1,0 +1,31 @@
+// The backfill's documentation must keep up with its flags: every flag of its table is in --help and in
+// docs/backfill.md, and the README and the runbook point at it.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { backfillHelp } from '../../src/backfill/config.js';
+import { BACKFILL_LISTS, BACKFILL_SETTINGS, SHARED_SETTINGS } from '../../src/backfill/settings.js';
+
+const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const own = [...Object.values(BACKFILL_SETTINGS), ...Object.values(BACKFILL_LISTS)].map((s) => `--${s.flag}`);
+
+describe('backfill documentation', () => {
+  it('lists every flag, its own and the shared ones, in --help', () => {
+    const help = backfillHelp('0.0.0');
+    for (const flag of [
+      ...own,
+      ...Object.values(SHARED_SETTINGS).flatMap((s) => (s.flag ? [`--${s.flag}`] : [])),
+    ])
+      expect(help, flag).toContain(flag);
+  });
+
+  it('explains every flag of its own in docs/backfill.md', () => {
+    const doc = read('docs/backfill.md');
+    for (const flag of own) expect(doc, flag).toContain(flag);
+  });
+
+  it('is reached from the README and the runbook', () => {
+    expect(read('README.md')).toContain('(docs/backfill.md)');
+    expect(read('README.md')).toContain('docs/runbook.md#readings-missing-after-an-outage');
+    expect(read('docs/runbook.md')).toContain('\n## Readings missing after an outage\n');
+  });
+});
