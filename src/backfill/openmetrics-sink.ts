@@ -4,11 +4,11 @@
 // (it keeps the first of samples out of order and silently drops the others). A file is written under a
 // temporary name next to it and renamed at the end, so an interrupted run never leaves a half file under the
 // output's name.
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { close as closeFd, createWriteStream, fsync, open as openFd } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import { escapeHelp, escapeLabelValue } from '../exposition/escape.js';
 import type { RowReading } from '../readings/schema.js';
 import { BACKFILL_FAMILIES, forEachSample, type Series } from './samples.js';
@@ -84,12 +84,13 @@ function drained(out: Writable): Promise<void> {
 /** `-` writes to standard output (not atomic: a pipe has no name to rename). */
 export async function openMetricsSink(path: string, stdout: Writable = process.stdout): Promise<Sink> {
   const temp = path === '-' ? undefined : join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
-  const out: Writable = temp === undefined ? stdout : createWriteStream(temp, { flags: 'wx', mode: 0o644 });
+  // A descriptor of our own (not the stream's), so it can be flushed to disk before the rename.
+  const fd = temp === undefined ? undefined : await promisify(openFd)(temp, 'wx', 0o644);
+  const out: Writable = fd === undefined ? stdout : createWriteStream('', { fd, autoClose: false });
   let failed: Error | undefined;
   out.on('error', (error) => {
     failed ??= error;
   });
-  if (temp !== undefined) await once(out as WriteStream, 'open');
   const write = async (text: string | Buffer): Promise<void> => {
     if (failed) throw failed;
     if (!out.write(text)) await drained(out);
@@ -113,20 +114,19 @@ export async function openMetricsSink(path: string, stdout: Writable = process.s
     station,
     finish: async () => {
       await write('# EOF\n');
-      if (temp === undefined) return;
-      const file = out as WriteStream;
-      file.end();
-      await once(file, 'finish');
-      await new Promise<void>((resolve, reject) =>
-        file.close((error) => (error ? reject(error) : resolve())),
-      );
+      if (temp === undefined || fd === undefined) return;
+      await new Promise<void>((resolve) => out.end(resolve));
       if (failed) throw failed;
+      // On disk before it takes the output's name, so a crash right after the rename cannot leave it empty.
+      await promisify(fsync)(fd);
+      await promisify(closeFd)(fd);
       await rename(temp, path);
     },
     abort: async () => {
       if (aborted || temp === undefined) return;
       aborted = true;
-      (out as WriteStream).destroy();
+      out.destroy();
+      if (fd !== undefined) await promisify(closeFd)(fd).catch(() => undefined);
       await rm(temp, { force: true });
     },
   };

@@ -248,6 +248,8 @@ export function helpText(version: string): string {
     `cityair-exporter ${version}: Prometheus exporter for the CityAir station list and (opt-in) the stations' readings`,
     '',
     'Usage: cityair-exporter [flags]',
+    '       cityair-exporter backfill --from=30d (--output=FILE | --remote-write.url=URL) [flags]: past readings',
+    '       (cityair-exporter backfill --help lists its flags)',
     '',
     'Every setting is a flag or an environment variable; the flag wins. Durations use Prometheus notation. A boolean',
     'flag alone means true; --flag=false (or 0, no, off) turns it off, as in its variable.',

@@ -4,10 +4,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { backfillFlagOptions } from '../../src/backfill/config.js';
 import { openMetricsSink, renderRows } from '../../src/backfill/openmetrics-sink.js';
-import { clock, progressFigures, progressLine } from '../../src/backfill/progress.js';
+import { clock, progressFigures, progressLine, startProgress } from '../../src/backfill/progress.js';
 import { stationSeries } from '../../src/backfill/samples.js';
 import { newStats } from '../../src/backfill/stats.js';
 import { type ArgToken, retryCommand, retryOutput } from '../../src/backfill/summary.js';
@@ -98,6 +98,39 @@ describe('progress', () => {
       'stations 1/4  rows 12,000  samples 150,000  requests 50 (2 failed)  200 rows/s  elapsed 1m0s  ETA 3m0s',
     );
     expect(clock(3725)).toBe('1h2m5s');
+  });
+
+  it('redraws one line in place on a terminal, and logs every 10 s elsewhere', () => {
+    vi.useFakeTimers();
+    try {
+      const stats = newStats(0);
+      let written = '';
+      const logged: unknown[] = [];
+      const tty = startProgress({
+        stats,
+        spanMs: 1,
+        now: () => 1000,
+        tty: { write: (t) => void (written += t) },
+        log: () => {},
+      });
+      vi.advanceTimersByTime(600);
+      expect(written.split('\r\x1b[K').filter(Boolean)).toHaveLength(2);
+      expect(written).toContain('stations 0/0  rows 0');
+      tty.stop();
+      expect(written.endsWith('\r\x1b[K')).toBe(true);
+      const off = startProgress({
+        stats,
+        spanMs: 1,
+        now: () => 1000,
+        tty: undefined,
+        log: (f) => logged.push(f),
+      });
+      vi.advanceTimersByTime(25_000);
+      expect(logged).toHaveLength(2);
+      off.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
