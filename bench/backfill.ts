@@ -96,9 +96,9 @@ export function renderBackfill(r: BackfillResult): string {
   return [
     `Backfill (\`cityair-exporter backfill --measurements.concurrency=${r.concurrency} --output=-\`, 5-minute rows):`,
     '',
-    '| stations | days | rows | samples | requests | seconds | rows/s | CPU s | peak RSS MiB |',
-    '|:---------|-----:|-----:|--------:|---------:|--------:|-------:|------:|-------------:|',
-    `| ${n(r.stations)} | ${r.days} | ${n(r.rows)} | ${n(r.samples)} | ${n(r.requests)} | ${r.seconds.toFixed(1)} | ${n(Math.round(r.rows / r.seconds))} | ${r.cpuSeconds.toFixed(1)} | ${(r.peakRssBytes / MIB).toFixed(1)} |`,
+    '| stations | days | rows | samples | requests | seconds | rows/s | CPU s | rows per CPU s | peak RSS MiB |',
+    '|:---------|-----:|-----:|--------:|---------:|--------:|-------:|------:|---------------:|-------------:|',
+    `| ${n(r.stations)} | ${r.days} | ${n(r.rows)} | ${n(r.samples)} | ${n(r.requests)} | ${r.seconds.toFixed(1)} | ${n(Math.round(r.rows / r.seconds))} | ${r.cpuSeconds.toFixed(1)} | ${n(Math.round(r.rows / r.cpuSeconds))} | ${(r.peakRssBytes / MIB).toFixed(1)} |`,
   ].join('\n');
 }
 

@@ -36,7 +36,7 @@ export interface Series {
 export interface StationSeries {
   readonly station: Station;
   /** The series of a family, with an extra label (substance, index) when the family has one. */
-  readonly get: (family: MetricSpec, extra?: Label) => Series;
+  readonly get: (family: MetricSpec, label?: string, value?: string) => Series;
 }
 
 export function stationSeries(station: Station, extraLabels: readonly Label[]): StationSeries {
@@ -48,8 +48,8 @@ export function stationSeries(station: Station, extraLabels: readonly Label[]): 
     family,
     labels: [...own, ...extraLabels],
   });
-  const get = (family: MetricSpec, extra?: Label): Series => {
-    if (extra === undefined) {
+  const get = (family: MetricSpec, label?: string, value?: string): Series => {
+    if (label === undefined || value === undefined) {
       let series = plain.get(family);
       if (series === undefined) {
         const info = family === STATION_METRICS.info;
@@ -66,17 +66,17 @@ export function stationSeries(station: Station, extraLabels: readonly Label[]): 
       byName = new Map();
       named.set(family, byName);
     }
-    let series = byName.get(extra[1]);
+    let series = byName.get(value);
     if (series === undefined) {
-      series = make(family, [id, extra]);
-      byName.set(extra[1], series);
+      series = make(family, [id, [label, value]]);
+      byName.set(value, series);
     }
     return series;
   };
   return { station, get };
 }
 
-/** Calls `visit` for each sample of one row, in the order of BACKFILL_FAMILIES, names of a family sorted. */
+/** Calls `visit` for each sample of one row, in the order of BACKFILL_FAMILIES. */
 export function forEachSample(
   row: StationReading,
   series: StationSeries,
@@ -102,7 +102,6 @@ function labelled(
   series: StationSeries,
   visit: (series: Series, value: number) => void,
 ): void {
-  if (values.size === 0) return;
-  const names = values.size === 1 ? [...values.keys()] : [...values.keys()].sort();
-  for (const name of names) visit(series.get(family, [label, name]), values.get(name) as number);
+  // In the parser's order (fixed for an answer): sorting would cost an array per row and family, for nothing.
+  for (const [name, value] of values) visit(series.get(family, label, name), value);
 }

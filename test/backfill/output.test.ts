@@ -50,8 +50,8 @@ describe('OpenMetrics lines', () => {
     const t = ROW.reading.atMs / 1000;
     const j = 'job="cityair"';
     expect(text.split('\n').filter(Boolean)).toEqual([
-      `cityair_concentration_micrograms_per_cubic_meter{id="1000",substance="no2",${j}} 20 ${t}`,
       `cityair_concentration_micrograms_per_cubic_meter{id="1000",substance="pm2.5",${j}} 12.34 ${t}`,
+      `cityair_concentration_micrograms_per_cubic_meter{id="1000",substance="no2",${j}} 20 ${t}`,
       `cityair_temperature_celsius{id="1000",${j}} -4.2 ${t}`,
       `cityair_relative_humidity_ratio{id="1000",${j}} 0.81 ${t}`,
       `cityair_pressure_pascals{id="1000",${j}} 98991.585 ${t}`,
