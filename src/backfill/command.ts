@@ -41,7 +41,10 @@ export async function backfillMain(
   let config: BackfillConfig;
   try {
     const action = parseBackfillCli(argv, env, Date.now());
-    if (action.kind === 'help') return void process.stdout.write(backfillHelp(build.version)), 0;
+    if (action.kind === 'help') {
+      process.stdout.write(backfillHelp(build.version));
+      return 0;
+    }
     config = action.config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -52,7 +55,12 @@ export async function backfillMain(
   let clearLine = (): void => undefined;
   const log = createLogger(
     { ...config.log, secret: config.upstream.apiKey },
-    { write: (line) => (clearLine(), process.stderr.write(line)) },
+    {
+      write: (line) => {
+        clearLine();
+        process.stderr.write(line);
+      },
+    },
   );
   const labelNames = new Set(config.labels.map(([name]) => name));
   if (!labelNames.has('job') || !labelNames.has('instance')) {
@@ -188,9 +196,9 @@ async function openUpstream(config: BackfillConfig, build: BuildFacts, log: Log)
   if (config.demo) {
     const { startSimulator } = await import('../demo/simulator.js');
     const { demoPosts } = await import('../demo/stations.js');
-    const { demoHistoryFault } = await import('../demo/history.js');
+    const { demoHistoryIntercept } = await import('../demo/history.js');
     const key = randomBytes(16).toString('hex');
-    const sim = await startSimulator({ posts: demoPosts(), apiKey: key, historyFaults: demoHistoryFault });
+    const sim = await startSimulator({ posts: demoPosts(), apiKey: key, intercept: demoHistoryIntercept() });
     log.warn({ simulator: sim.baseUrl }, 'demo mode: backfilling SIMULATED readings, not CityAir data');
     const upstream = createUpstream({
       ...config.upstream,
@@ -199,11 +207,19 @@ async function openUpstream(config: BackfillConfig, build: BuildFacts, log: Log)
       userAgent,
       connections,
     });
-    return { ...upstream, close: async () => (await upstream.close(), await sim.close()) };
+    const close = async (): Promise<void> => {
+      await upstream.close();
+      await sim.close();
+    };
+    return { ...upstream, close };
   }
   const route = createDispatcher(config.upstream, process.env, { log, connections });
   const upstream = createUpstream({ ...config.upstream, userAgent, dispatcher: route.dispatcher });
-  return { ...upstream, close: async () => (await upstream.close(), await route.dispatcher.close()) };
+  const close = async (): Promise<void> => {
+    await upstream.close();
+    await route.dispatcher.close();
+  };
+  return { ...upstream, close };
 }
 
 /** SIGINT and SIGTERM: remove the partial output, then exit 130 or 143 as shells expect. */

@@ -39,8 +39,9 @@ export function withHistoryQuirks(id: number, answer: DemoAnswer): DemoAnswer {
 function quirkyRow(id: number, row: DemoRow): DemoRow {
   const out: DemoRow = { ...row };
   if (demoHistoryInOtherUnits(id)) {
-    for (const f of MG_FIELDS) if (typeof out[f] === 'number') out[f] = (out[f] as number) * 1000;
-    if (typeof out.pressure === 'number') out.pressure = (out.pressure * 133.322) / 100;
+    // Rounded as a host would print them: 39.49, not 39.489999999999995.
+    for (const f of MG_FIELDS) if (typeof out[f] === 'number') out[f] = round((out[f] as number) * 1000, 6);
+    if (typeof out.pressure === 'number') out.pressure = round((out.pressure * 133.322) / 100, 4);
   }
   if (demoHistoryHasBadRow(id) && row.date.endsWith('T12:00:00Z'))
     out.date = row.date.replace('T', ' ').slice(0, -1);
@@ -69,3 +70,5 @@ function isHistoryUrl(url: URL, nowMs: number): boolean {
   const dateGtMs = text === null ? Number.NaN : Date.parse(text.replace(' ', 'T').replace(/Z?$/, 'Z'));
   return Number.isFinite(dateGtMs) && dateGtMs < nowMs - HISTORY_AGE_MS;
 }
+
+const round = (v: number, digits: number): number => Math.round(v * 10 ** digits) / 10 ** digits;

@@ -7,14 +7,19 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoHistoryFault, demoReadings } from '../../src/demo/history.js';
+import { demoHistoryIntercept, demoReadings } from '../../src/demo/history.js';
 import { demoHasNoReadings } from '../../src/demo/readings.js';
-import { type Simulator, startSimulator } from '../../src/demo/simulator.js';
+import {
+  type Simulator as DemoSimulator,
+  startSimulator as startDemoSimulator,
+} from '../../src/demo/simulator.js';
 import { demoPosts } from '../../src/demo/stations.js';
+import { convertWithin } from '../../src/readings/ranges.js';
 import { loadDashboards, panelQueries, RULES_FILE, substitute } from '../monitoring/model.js';
 import { runBackfill, spawnBackfill } from '../support/backfill.js';
 import { prometheusPath, type RunningPrometheus, startPrometheus } from '../support/prometheus.js';
 import { promtoolPath } from '../support/promtool.js';
+import { type Simulator, startSimulator } from '../support/simulator.js';
 
 const KEY = 'backfill-e2e-key-5f2a';
 const STEP = 300_000;
@@ -42,16 +47,19 @@ const NOT_BACKFILLED = new Set([
 ]);
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+/** A value as the simulator sent it, in its unit, converted as the exporter converts every reading. */
+const converted = (value: unknown, unit: string | undefined): number | undefined =>
+  convertWithin(value as number, FACTORS[unit ?? ''] as number, { min: -Infinity, max: Infinity });
 const env = { CITYAIR_API_KEY: KEY };
 
 describe.skipIf(!promtoolPath() || !prometheusPath())('backfill into Prometheus through promtool', () => {
-  let sim: Simulator;
+  let sim: DemoSimulator;
   let dir: string;
   let prom: RunningPrometheus;
   let run: Awaited<ReturnType<typeof runBackfill>>;
 
   beforeAll(async () => {
-    sim = await startSimulator({ posts, apiKey: KEY, historyFaults: demoHistoryFault });
+    sim = await startDemoSimulator({ posts, apiKey: KEY, intercept: demoHistoryIntercept() });
     dir = mkdtempSync(join(tmpdir(), 'cityair-backfill-'));
     run = await runBackfill(
       [
@@ -120,9 +128,9 @@ describe.skipIf(!promtoolPath() || !prometheusPath())('backfill into Prometheus 
           t / 1000,
         );
         expect(pm?.metric).toMatchObject({ job: 'cityair', instance: 'backfill:9610' });
-        expect(pm?.value).toBe((row?.pm2 as number) * (FACTORS[u.pm2 ?? ''] as number));
+        expect(pm?.value).toBe(converted(row?.pm2, u.pm2));
         const [pa] = await prom.query(`cityair_pressure_pascals{id="${id}"}`, t / 1000);
-        expect(pa?.value).toBe((row?.pressure as number) * (FACTORS[u.pressure ?? ''] as number));
+        expect(pa?.value).toBe(converted(row?.pressure, u.pressure));
         const [ts] = await prom.query(`cityair_measurement_timestamp_seconds{id="${id}"}`, t / 1000);
         expect(ts?.value).toBe(t / 1000);
       }

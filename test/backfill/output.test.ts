@@ -110,7 +110,11 @@ describe('progress', () => {
         stats,
         spanMs: 1,
         now: () => 1000,
-        tty: { write: (t) => void (written += t) },
+        tty: {
+          write: (t) => {
+            written += t;
+          },
+        },
         log: () => {},
       });
       vi.advanceTimersByTime(600);

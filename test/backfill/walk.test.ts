@@ -176,7 +176,10 @@ describe('failures', () => {
     let calls = 0;
     const outcome = await walkStation(
       1,
-      options(async () => (calls++, failure('auth', 'HTTP 401')), []),
+      options(async () => {
+        calls++;
+        return failure('auth', 'HTTP 401');
+      }, []),
     );
     expect(calls).toBe(1);
     expect(outcome).toMatchObject({ ok: false, missingFromMs: FROM, rows: 0 });
@@ -187,7 +190,7 @@ describe('failures', () => {
     let now = 0;
     const seen: number[] = [];
     let first = true;
-    const fetch = async (id: number, q: ReadingsQuery): Promise<Result<ParsedRows>> => {
+    const fetch = async (): Promise<Result<ParsedRows>> => {
       seen.push(now);
       if (first) {
         first = false;
