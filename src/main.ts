@@ -12,7 +12,8 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'backfill') {
     // A command of its own: loaded only when asked for, with its own flags and exit statuses.
     const { backfillMain } = await import('./backfill/command.js');
-    process.exitCode = await backfillMain(process.argv.slice(3), process.env, build);
+    const demo = async (key: string) => (await import('./demo/history.js')).startDemoHistory(key);
+    process.exitCode = await backfillMain(process.argv.slice(3), process.env, build, demo);
     return;
   }
   let action: ReturnType<typeof parseCli>;

@@ -32,10 +32,14 @@ function limitHeapGrowth(): void {
   if (!/--heap[-_]growing[-_]percent\b/.test(given)) setFlagsFromString('--heap-growing-percent=20');
 }
 
+/** Starts the simulated API for --demo (the composition root hands it in: a slice does not import the demo). */
+export type StartDemo = (apiKey: string) => Promise<{ baseUrl: string; close: () => Promise<void> }>;
+
 export async function backfillMain(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
   build: BuildFacts,
+  demo?: StartDemo,
 ): Promise<number> {
   limitHeapGrowth();
   let config: BackfillConfig;
@@ -70,7 +74,7 @@ export async function backfillMain(
   }
   let opened: { upstream: Upstream; sink: Sink };
   try {
-    opened = await open(config, build, log);
+    opened = await open(config, build, log, demo);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`cityair-exporter backfill: ${error.message}\n`);
@@ -162,10 +166,11 @@ async function open(
   config: BackfillConfig,
   build: BuildFacts,
   log: Log,
+  demo: StartDemo | undefined,
 ): Promise<{ upstream: Upstream; sink: Sink }> {
   const sink = await openSink(config, build);
   try {
-    return { upstream: await openUpstream(config, build, log), sink };
+    return { upstream: await openUpstream(config, build, log, demo), sink };
   } catch (error) {
     await sink.abort();
     throw error;
@@ -190,15 +195,18 @@ async function openSink(config: BackfillConfig, build: BuildFacts): Promise<Sink
 }
 
 /** The API, or with --demo the built-in simulator, serving the demo's 40 stations and their history. */
-async function openUpstream(config: BackfillConfig, build: BuildFacts, log: Log): Promise<Upstream> {
+async function openUpstream(
+  config: BackfillConfig,
+  build: BuildFacts,
+  log: Log,
+  demo: StartDemo | undefined,
+): Promise<Upstream> {
   const connections = config.measurements.concurrency + 1;
   const userAgent = `cityair-exporter/${build.version}`;
   if (config.demo) {
-    const { startSimulator } = await import('../demo/simulator.js');
-    const { demoPosts } = await import('../demo/stations.js');
-    const { demoHistoryIntercept } = await import('../demo/history.js');
+    if (!demo) throw new ConfigError('--demo is not available in this build');
     const key = randomBytes(16).toString('hex');
-    const sim = await startSimulator({ posts: demoPosts(), apiKey: key, intercept: demoHistoryIntercept() });
+    const sim = await demo(key);
     log.warn({ simulator: sim.baseUrl }, 'demo mode: backfilling SIMULATED readings, not CityAir data');
     const upstream = createUpstream({
       ...config.upstream,

@@ -3,7 +3,8 @@
 // send their history in other units (µg/m³, hPa), some carry a row whose date is not UTC, one fails twice before
 // it answers and one asks the client to wait first. Permanent failures are for tests to inject.
 import { type DemoAnswer, type DemoRow, demoMeasurements, type ReadingsQuery } from './readings.js';
-import type { Intercept } from './simulator.js';
+import { type Intercept, startSimulator } from './simulator.js';
+import { demoPosts } from './stations.js';
 
 const HISTORY_AGE_MS = 6 * 3_600_000;
 
@@ -72,3 +73,15 @@ function isHistoryUrl(url: URL, nowMs: number): boolean {
 }
 
 const round = (v: number, digits: number): number => Math.round(v * 10 ** digits) / 10 ** digits;
+
+/** The backfill's --demo upstream: the demo's 40 stations, their history with its quirks, on a free port. */
+export async function startDemoHistory(
+  apiKey: string,
+): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  return startSimulator({
+    posts: demoPosts(),
+    apiKey,
+    readings: demoReadings,
+    intercept: demoHistoryIntercept(),
+  });
+}

@@ -7,8 +7,7 @@ import type { AddressInfo, Server, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { POSTS_PATH } from '../config/config.js';
 import { READINGS_INTERVAL_MS, type ReadingsInterval } from '../config/setting-values.js';
-import { demoReadings } from './history.js';
-import type { ReadingsQuery } from './readings.js';
+import { demoMeasurements, type ReadingsQuery } from './readings.js';
 
 export interface SimulatorOptions {
   readonly host?: string;
@@ -21,7 +20,7 @@ export interface SimulatorOptions {
   readonly gzip?: boolean;
   /** Serve HTTPS with this key and certificate (tests of private CAs and proxies). */
   readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
-  /** The readings answer of a listed station (anything JSON); defaults to demoReadings. */
+  /** The readings answer of a listed station (anything JSON); defaults to demoMeasurements. */
   readonly readings?: ReadingsSource;
   /**
    * Sees every request to a known path first, and decides how it is answered: `proceed()` answers as CityAir would
@@ -62,7 +61,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   let cached: Body | undefined;
   let knownIds: ReadonlySet<number> | undefined;
   const sockets = new Set<Socket>();
-  const readingsSource = options.readings ?? demoReadings;
+  const readingsSource = options.readings ?? demoMeasurements;
   const intercept: Intercept = options.intercept ?? ((_req, _res, _route, proceed) => proceed());
 
   const bodyFor = (): Body => {

@@ -59,7 +59,12 @@ describe.skipIf(!promtoolPath() || !prometheusPath())('backfill into Prometheus 
   let run: Awaited<ReturnType<typeof runBackfill>>;
 
   beforeAll(async () => {
-    sim = await startDemoSimulator({ posts, apiKey: KEY, intercept: demoHistoryIntercept() });
+    sim = await startDemoSimulator({
+      posts,
+      apiKey: KEY,
+      readings: demoReadings,
+      intercept: demoHistoryIntercept(),
+    });
     dir = mkdtempSync(join(tmpdir(), 'cityair-backfill-'));
     run = await runBackfill(
       [
