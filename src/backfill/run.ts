@@ -125,7 +125,8 @@ async function readStation(
       if (!outcome.ok) stats.failedRequests++;
     },
     onRows: async (rows, answer) => {
-      stats.rejectedRows += answer.rejectedRows;
+      // Rows dated in the future are refused as the live readings refuse them, and counted with the rejected.
+      stats.rejectedRows += answer.rejectedRows + (answer.futureRows ?? 0);
       const samples = rows.length > 0 ? await writer.write(rows) : 0;
       countRows(stats, rows, samples);
     },

@@ -25,7 +25,10 @@ export interface WalkOptions extends RetryOptions {
   /** Called once per request sent. */
   readonly onRequest: (outcome: Result<ParsedRows>) => void;
   /** New rows of the station, in increasing time, never one at or before an earlier one; awaited (backpressure). */
-  readonly onRows: (rows: readonly RowReading[], answer: { readonly rejectedRows: number }) => Promise<void>;
+  readonly onRows: (
+    rows: readonly RowReading[],
+    answer: { readonly rejectedRows: number; readonly futureRows?: number },
+  ) => Promise<void>;
   /** Where the station's walk stands: every row up to this time has been asked for. */
   readonly onCursor?: (cursorMs: number) => void;
 }
@@ -55,7 +58,7 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
     }
     const answer = outcome.value;
     const fresh = newRows(answer.rows, cursor, options.toMs);
-    if (fresh.length > 0 || answer.rejectedRows > 0) await options.onRows(fresh, answer);
+    if (fresh.length > 0 || answer.rejectedRows > 0 || answer.futureRows) await options.onRows(fresh, answer);
     rows += fresh.length;
     const newest = newestOf(answer.rows);
     if (newest !== undefined && newest >= windowEnd) options.hints.ignoresDateLt = true;

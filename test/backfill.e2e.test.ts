@@ -7,19 +7,19 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoHistoryIntercept, demoReadings } from '../../src/demo/history.js';
-import { demoHasNoReadings } from '../../src/demo/readings.js';
+import { demoHistoryIntercept, demoReadings } from '../src/demo/history.js';
+import { demoHasNoReadings } from '../src/demo/readings.js';
 import {
   type Simulator as DemoSimulator,
   startSimulator as startDemoSimulator,
-} from '../../src/demo/simulator.js';
-import { demoPosts } from '../../src/demo/stations.js';
-import { convertWithin } from '../../src/readings/ranges.js';
-import { loadDashboards, panelQueries, RULES_FILE, substitute } from '../monitoring/model.js';
-import { runBackfill, spawnBackfill } from '../support/backfill.js';
-import { prometheusPath, type RunningPrometheus, startPrometheus } from '../support/prometheus.js';
-import { promtoolPath } from '../support/promtool.js';
-import { type Simulator, startSimulator } from '../support/simulator.js';
+} from '../src/demo/simulator.js';
+import { demoPosts } from '../src/demo/stations.js';
+import { convertWithin } from '../src/readings/ranges.js';
+import { loadDashboards, panelQueries, RULES_FILE, substitute } from './monitoring/model.js';
+import { runBackfill, spawnBackfill } from './support/backfill.js';
+import { prometheusPath, type RunningPrometheus, startPrometheus } from './support/prometheus.js';
+import { promtoolPath } from './support/promtool.js';
+import { type Simulator, startSimulator } from './support/simulator.js';
 
 const KEY = 'backfill-e2e-key-5f2a';
 const STEP = 300_000;
