@@ -10,6 +10,7 @@ import { Secret } from '../config/secret.js';
 import { parseDurationMs } from '../config/units.js';
 import { createLogger } from '../log/logger.js';
 import { readReadingRows } from '../readings/read.js';
+import { armTimer } from '../refresh/clock.js';
 import { readStations } from '../stations/read.js';
 import { createDispatcher } from '../upstream/dispatcher.js';
 import { createUpstream, type Upstream } from '../upstream/exchange.js';
@@ -110,7 +111,7 @@ export async function backfillMain(
       retries: config.retries,
       maxBackoffMs: config.upstream.maxBackoffMs,
       now: Date.now,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      sleep: (ms) => new Promise((resolve) => armTimer(resolve, ms)),
       random: Math.random,
       log,
     });

@@ -57,8 +57,11 @@ export interface ProgressOptions {
   /** The terminal to redraw on; undefined: log every `logEveryMs`. */
   readonly tty: { write(text: string): void; readonly columns?: number } | undefined;
   readonly log: (figures: ProgressFigures) => void;
-  readonly logEveryMs?: number;
 }
+
+/** Off a terminal, a log line this often; on one, the line is redrawn four times a second. */
+const LOG_EVERY_MS = 10_000;
+const REDRAW_EVERY_MS = 250;
 
 export interface Progress {
   /** Clears the live line (before a log line or the summary is written). */
@@ -82,8 +85,8 @@ export function startProgress(options: ProgressOptions): Progress {
     shown = false;
   };
   const timer = tty
-    ? setInterval(redraw, 250)
-    : setInterval(() => options.log(figures()), options.logEveryMs ?? 10_000);
+    ? setInterval(redraw, REDRAW_EVERY_MS)
+    : setInterval(() => options.log(figures()), LOG_EVERY_MS);
   timer.unref();
   return {
     clear,

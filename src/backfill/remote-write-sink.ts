@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
+import { armTimer } from '../refresh/clock.js';
 import { parseRetryAfter } from '../upstream/failure.js';
 import type { RemoteWriteTarget } from './config.js';
 import { encodeWriteRequest, type WireSeries, wireLabels } from './remote-write-proto.js';
@@ -29,7 +30,7 @@ export async function remoteWriteSink(
   options: RemoteWriteOptions,
 ): Promise<Sink> {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 1, connect: tlsFor(target) });
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => armTimer(r, ms)));
   let pending = new Map<Series, Pending>();
   let count = 0;
   let sending: Promise<void> = Promise.resolve();

@@ -157,7 +157,7 @@ export const BACKFILL_SETTINGS = {
     env: 'CITYAIR_REMOTE_WRITE_TIMEOUT',
     default: '30s',
     help: 'Deadline of one remote-write request.',
-    schema: duration(1000),
+    schema: duration([1000, 3_600_000]),
   }),
   remoteWriteBatch: setting({
     flag: 'remote-write.max-samples-per-send',
