@@ -2,6 +2,7 @@
 // default)", "`--upstream.max-backoff`, 1 minute by default"), the quote is the settings table's default.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { BACKFILL_SETTINGS } from '../../src/backfill/settings.js';
 import { SETTINGS } from '../../src/config/config.js';
 import { parseByteSize, parseDurationMs } from '../../src/config/units.js';
 
@@ -50,7 +51,8 @@ function quotes(file: string): Quote[] {
 }
 
 const defaultOf = (flag: string): number | undefined => {
-  const spec = Object.values(SETTINGS).find((s) => s.flag === flag);
+  // The backfill command's own table counts as much as the exporter's.
+  const spec = [...Object.values(SETTINGS), ...Object.values(BACKFILL_SETTINGS)].find((s) => s.flag === flag);
   if (spec?.default === undefined) return undefined;
   return parseDurationMs(spec.default) ?? parseByteSize(spec.default);
 };
