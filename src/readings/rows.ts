@@ -24,7 +24,9 @@ const answerSchema = z.object({
   data: z.array(z.unknown()),
 });
 
-const rowSchema = z.looseObject({
+// Checks the two fields every row must carry; the row's own object is kept (its readings are checked one by one
+// in schema.ts), so a history of thousands of rows is not copied key by key.
+const rowSchema = z.object({
   date: z.string().max(64),
   postId: z.unknown(),
 });
@@ -64,7 +66,7 @@ export function validRows(
     } else if (isFutureDated(atMs, nowMs)) {
       futureRows++;
       newestFutureMs = Math.max(atMs, newestFutureMs ?? atMs);
-    } else rows.push({ row: row.data, atMs });
+    } else rows.push({ row: data[i] as Record<string, unknown>, atMs });
   }
   if (rows.length === 0 && futureRows === 0 && rejectedRows > 0) {
     return failure('invalid_payload', `none of the ${data.length} rows is valid; ${firstProblem}`);
