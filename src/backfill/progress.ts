@@ -76,7 +76,8 @@ export function startProgress(options: ProgressOptions): Progress {
   const figures = (): ProgressFigures => progressFigures(options.stats, options.now(), options.spanMs);
   const redraw = (): void => {
     if (!tty) return;
-    const width = Math.max(20, (tty.columns ?? 120) - 1);
+    // A terminal that does not say its width (0 under some wrappers) gets a usual one.
+    const width = Math.max(20, (tty.columns || 120) - 1);
     tty.write(`\r\x1b[K${progressLine(figures()).slice(0, width)}`);
     shown = true;
   };

@@ -110,7 +110,9 @@ describe('progress', () => {
         stats,
         spanMs: 1,
         now: () => 1000,
+        // Under some wrappers a terminal says its width is 0: the whole line is still shown.
         tty: {
+          columns: 0,
           write: (t) => {
             written += t;
           },
@@ -120,6 +122,7 @@ describe('progress', () => {
       vi.advanceTimersByTime(600);
       expect(written.split('\r\x1b[K').filter(Boolean)).toHaveLength(2);
       expect(written).toContain('stations 0/0  rows 0');
+      expect(written).toContain('ETA ?');
       tty.stop();
       expect(written.endsWith('\r\x1b[K')).toBe(true);
       const off = startProgress({
