@@ -30,7 +30,7 @@ export interface StationsCollector extends Collector {
 
 export interface StationsDeps {
   readonly config: Pick<Config, 'upstream'>;
-  readonly upstream: Pick<Upstream, 'getJson'>;
+  readonly upstream: Pick<Upstream, 'getJsonElements'>;
   readonly registry: Registry;
   readonly log: Logger;
   readonly clock?: Clock;
@@ -39,7 +39,7 @@ export interface StationsDeps {
 
 export function createStationsCollector(deps: StationsDeps): StationsCollector {
   const refresher = createStationRefresher({
-    fetchStations: readStations(deps.upstream),
+    fetchStations: readStations(deps.upstream, deps.config.upstream.maxStations),
     policy: deps.config.upstream,
     log: deps.log,
     onRequest: createRequestMetrics(deps.registry, STATION_LIST_HEALTH),

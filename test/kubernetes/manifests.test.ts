@@ -152,7 +152,7 @@ describe('Deployment security', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cityair-k8s-'));
     try {
       const key = join(dir, 'api-key');
-      writeFileSync(key, 'test-key\n');
+      writeFileSync(key, 'manifest-test-key-0123456789abcdef\n');
       const env = Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? '']));
       const action = parseCli(container.args ?? [], { ...env, CITYAIR_API_KEY_FILE: key });
       expect(action.kind).toBe('run');
@@ -169,7 +169,7 @@ describe('Deployment security', () => {
   });
 
   it('limits memory to the peak plus one upstream body at --upstream.max-body-size, and requests the steady state', () => {
-    const action = parseCli(container.args ?? [], { CITYAIR_API_KEY: 'x' });
+    const action = parseCli(container.args ?? [], { CITYAIR_API_KEY: 'manifest-test-key-0123456789abcdef' });
     if (action.kind !== 'run') throw new Error('the arguments do not start the exporter');
     const limit = quantityBytes(container.resources?.limits?.memory ?? 0);
     const request = quantityBytes(container.resources?.requests?.memory ?? 0);

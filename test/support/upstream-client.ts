@@ -18,10 +18,12 @@ export function upstreamClient(options: {
   readonly maxBodyBytes: number;
   readonly userAgent: string;
   readonly connections?: number;
+  /** --upstream.max-stations (default: the exporter's). */
+  readonly maxStations?: number;
 }): TestClient {
   const upstream = createUpstream(options);
   return {
-    fetchStations: readStations(upstream),
+    fetchStations: readStations(upstream, options.maxStations ?? 20_000),
     fetchReadings: readReadings(upstream),
     close: upstream.close,
   };
