@@ -76,7 +76,7 @@ export function stationListReader(maxStations: number): ElementsReader<StationLi
     maxElementBytes: MAX_ELEMENT_BYTES,
     maxValuesPerElement: MAX_VALUES_PER_STATION,
     start: startStationList,
-    notArray: parseStationList,
+    whole: parseStationList,
   };
 }
 

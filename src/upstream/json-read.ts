@@ -27,8 +27,8 @@ export interface ElementsReader<T> {
   readonly maxElementBytes: number;
   /** A fresh accumulator for each answer. */
   readonly start: () => ElementSink<T>;
-  /** The answer when the body is JSON but not an array. */
-  readonly notArray: Validate<T>;
+  /** The answer parsed whole: what the exchange uses when the body is JSON but not an array (and fakes may use). */
+  readonly whole: Validate<T>;
 }
 
 export interface ElementSink<T> {
@@ -96,7 +96,7 @@ export async function parseElements<T>(
       `the array holds more than ${limits.maxValues} JSON values (${reader.maxValuesPerElement} per element of ${reader.maxElementsSetting})`,
     );
   }
-  if (scan.kind !== 'array') return parseWhole(body, reader.notArray, maxValues, ctx);
+  if (scan.kind !== 'array') return parseWhole(body, reader.whole, maxValues, ctx);
   const { bounds } = scan;
   const slice = slicer(body);
   const sink = reader.start();

@@ -41,7 +41,7 @@ function collecting(each: () => void = () => undefined, max = 1000): ElementsRea
     maxElementsSetting: '--test.max',
     maxElementBytes: 64,
     maxValuesPerElement: 10,
-    notArray: (json) => ({ ok: true, value: [json] }),
+    whole: (json) => ({ ok: true, value: [json] }),
     start: () => {
       const got: unknown[] = [];
       return {
