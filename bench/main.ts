@@ -8,6 +8,7 @@ import { type BenchOptions, parseBenchArgs } from './args.js';
 import { timeScrapes } from './batch.js';
 import { createScraper, median, quantile } from './client.js';
 import { pasteBetweenMarkers } from './doc-markers.js';
+import { measureHostile, renderHostile } from './hostile.js';
 import { lowerBoundRender } from './lower-bound.js';
 import { memory, startExporter } from './proc.js';
 import { measureReadings } from './readings.js';
@@ -94,7 +95,9 @@ async function measureMode(
   options: BenchOptions,
   notes: string[],
 ): Promise<Row> {
-  const exporter = await startExporter(sim.baseUrl, MODE_ARGS[mode]);
+  // Above the default --upstream.max-stations, the list is allowed explicitly, as an operator would.
+  const allow = stations > 20_000 ? [`--upstream.max-stations=${stations}`] : [];
+  const exporter = await startExporter(sim.baseUrl, [...MODE_ARGS[mode], ...allow]);
   const { scrape, close } = createScraper();
   const url = `${exporter.url}/metrics`;
   try {
@@ -205,6 +208,11 @@ async function runReadings(options: BenchOptions): Promise<Part> {
   return { text: parts.join('\n'), failed: notes.length > 0 };
 }
 
+async function runHostile(options: BenchOptions): Promise<Part> {
+  const rows = await measureHostile(options.quick, (line) => process.stderr.write(`bench: ${line}\n`));
+  return { text: renderHostile(rows), failed: false };
+}
+
 const problems = (notes: readonly string[]): string[] =>
   notes.length > 0 ? [`\nProblems:\n${notes.map((n) => `- ${n}`).join('\n')}`] : [];
 
@@ -221,7 +229,14 @@ async function main(): Promise<void> {
   const stationsRun = options.phases.has('stations') || options.phases.has('checks');
   const stations = stationsRun ? await runStations(options) : undefined;
   const readings = options.phases.has('readings') ? await runReadings(options) : undefined;
-  const text = [stations?.text, readings && `Readings:\n\n${readings.text}`].filter((t) => t).join('\n\n');
+  const hostile = options.phases.has('hostile') ? await runHostile(options) : undefined;
+  const text = [
+    stations?.text,
+    readings && `Readings:\n\n${readings.text}`,
+    hostile && `Hostile answers:\n\n${hostile.text}`,
+  ]
+    .filter((t) => t)
+    .join('\n\n');
   const elapsed = ((Date.now() - started.getTime()) / 1000).toFixed(0);
   process.stdout.write(`${text}\n\nMachine: ${machine()}; ${started.toISOString()}; ${elapsed} s\n`);
   if (options.out) {
@@ -229,9 +244,10 @@ async function main(): Promise<void> {
     let doc = readFileSync(options.out, 'utf8');
     if (stations) doc = pasteBetweenMarkers(doc, 'stations', `${stamp}\n\n${stations.text}`);
     if (readings) doc = pasteBetweenMarkers(doc, 'readings', `${stamp}\n\n${readings.text}`);
+    if (hostile) doc = pasteBetweenMarkers(doc, 'hostile', `${stamp}\n\n${hostile.text}`);
     writeFileSync(options.out, doc);
   }
-  process.exit(stations?.failed || readings?.failed ? 1 : 0);
+  process.exit(stations?.failed || readings?.failed || hostile?.failed ? 1 : 0);
 }
 
 function provenance(started: Date, argv: readonly string[]): string {
