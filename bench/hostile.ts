@@ -4,6 +4,7 @@
 // what became of the refresh. The last row is the sizing run: 10,000 stations with readings, scraped on demand,
 // then a station list at the body cap while all of that is held.
 import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 import { syntheticPosts } from '../src/demo/stations.js';
@@ -20,6 +21,8 @@ export interface HostileRow {
   readonly peakRssBytes: number;
   /** VmRSS a few seconds after the last refresh or round. */
   readonly afterRssBytes: number;
+  /** The machine's one-minute load average at the end of the row: the probes wait for a core too. */
+  readonly load: number;
 }
 
 interface Scenario {
@@ -220,6 +223,7 @@ async function runScenario(s: Scenario): Promise<HostileRow> {
       startRssBytes,
       peakRssBytes,
       afterRssBytes,
+      load: loadavg()[0] ?? Number.NaN,
     };
   } finally {
     await exporter.stop();
@@ -264,6 +268,7 @@ async function runSizing(quick: boolean): Promise<HostileRow[]> {
       startRssBytes,
       peakRssBytes: memory(exporter.pid).peak,
       afterRssBytes: memory(exporter.pid).rss,
+      load: loadavg()[0] ?? Number.NaN,
     };
     probes = probe(exporter.url);
     sim.setFault(body(junk));
@@ -279,6 +284,7 @@ async function runSizing(quick: boolean): Promise<HostileRow[]> {
       startRssBytes: before.afterRssBytes,
       peakRssBytes: memory(exporter.pid).peak,
       afterRssBytes: memory(exporter.pid).rss,
+      load: loadavg()[0] ?? Number.NaN,
     };
     return [before, after];
   } finally {
@@ -303,12 +309,12 @@ const mib = (bytes: number): string => (bytes / MiB).toFixed(1);
 
 export function renderHostile(rows: readonly HostileRow[]): string {
   const head = [
-    '| answer | body MB | outcome | longest probe ms | RSS before MiB | peak RSS MiB | RSS after MiB |',
-    '|:--|--:|:--|--:|--:|--:|--:|',
+    '| answer | body MB | outcome | longest probe ms | RSS before MiB | peak RSS MiB | RSS after MiB | load |',
+    '|:--|--:|:--|--:|--:|--:|--:|--:|',
   ];
   const lines = rows.map(
     (r) =>
-      `| ${r.answer} | ${(r.bodyBytes / 1e6).toFixed(1)} | ${r.outcome} | ${Math.round(r.maxProbeMs)} | ${mib(r.startRssBytes)} | ${mib(r.peakRssBytes)} | ${mib(r.afterRssBytes)} |`,
+      `| ${r.answer} | ${(r.bodyBytes / 1e6).toFixed(1)} | ${r.outcome} | ${Math.round(r.maxProbeMs)} | ${mib(r.startRssBytes)} | ${mib(r.peakRssBytes)} | ${mib(r.afterRssBytes)} | ${r.load.toFixed(1)} |`,
   );
   return [...head, ...lines].join('\n');
 }
