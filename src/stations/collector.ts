@@ -131,4 +131,19 @@ function logSuccess(log: Logger, before: StationState, after: StationState, byte
       'upstream sent stations that were dropped',
     );
   }
+  const skipped = skippedCounts(list);
+  if (Object.keys(skipped).length > 0 && !sameCounts(skipped, skippedCounts(before.current?.data))) {
+    log.warn(
+      { fields_skipped: skipped, examples: list.problems },
+      'upstream sent stations with invalid fields, which were left out',
+    );
+  }
 }
+
+/** The fields left out of a list, only those with a count: what a warning names. */
+function skippedCounts(list: StationList | undefined): Record<string, number> {
+  return Object.fromEntries(Object.entries(list?.skippedFields ?? {}).filter(([, n]) => n > 0));
+}
+
+const sameCounts = (a: Record<string, number>, b: Record<string, number>): boolean =>
+  JSON.stringify(a) === JSON.stringify(b);
