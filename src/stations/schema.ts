@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { ElementSink, ElementsReader } from '../upstream/exchange.js';
 import { failure, type Result } from '../upstream/failure.js';
-import { labelText, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS } from './label-text.js';
+import { labelText, MAX_DESCRIPTION_BYTES, MAX_NAME_BYTES } from './label-text.js';
 
 /** One station as the exporter uses it: flat, validated, labels ready. */
 export interface Station {
@@ -127,9 +127,9 @@ function startStationList(): ElementSink<StationList> {
       });
       stations.push({
         id,
-        name: labelText(parsed.data.name, MAX_NAME_CHARS),
+        name: labelText(parsed.data.name, MAX_NAME_BYTES),
         online: parsed.data.isOnline,
-        description: labelText(optional.description ?? '', MAX_DESCRIPTION_CHARS),
+        description: labelText(optional.description ?? '', MAX_DESCRIPTION_BYTES),
         tz: optional.tz ?? '',
         utcOffsetSeconds: optional.utc_offset,
         latitude: optional.latitude,

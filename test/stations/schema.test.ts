@@ -93,15 +93,20 @@ describe('validation of the station list', () => {
         description: 'a\u0000b',
       }),
       good(3, { name: 'lone \ud800 surrogate' }),
+      good(4, { name: `${'é'.repeat(255)}xy`, description: `${'é'.repeat(255)}xyz` }),
     ]);
     if (!r.ok) throw new Error(r.message);
     const [long, controls, lone] = r.value.stations;
-    expect(Array.from(long?.name ?? '')).toHaveLength(128);
-    expect(long?.name.endsWith('Ж…')).toBe(true);
-    expect(Array.from(long?.description ?? '')).toHaveLength(256);
+    // Bytes of UTF-8, cut between characters: 126 two-byte letters and the ellipsis in 256.
+    expect(long?.name).toBe(`${'Ж'.repeat(126)}…`);
+    expect(long?.description).toBe(`${'😷'.repeat(127)}…`);
+    expect(Buffer.byteLength(long?.description ?? '')).toBeLessThanOrEqual(512);
     expect(controls?.name).toBe('NUL  CR  LF tab  [31mred  evil sep');
     expect(controls?.description).toBe('a b');
     expect(lone?.name).toBe('lone \ufffd surrogate');
+    // 512 bytes fit a description; one more, and the last characters make room for the ellipsis.
+    expect(r.value.stations[3]?.name).toBe(`${'é'.repeat(126)}…`);
+    expect(r.value.stations[3]?.description).toBe(`${'é'.repeat(254)}…`);
   });
 
   it('fails a non-empty list without one valid station, so good data is not replaced by nothing', () => {
