@@ -9,6 +9,7 @@ import { judgeBackfill, measureBackfill, renderBackfill } from './backfill.js';
 import { timeScrapes } from './batch.js';
 import { createScraper, median, quantile } from './client.js';
 import { pasteBetweenMarkers } from './doc-markers.js';
+import { measureHostile, renderHostile } from './hostile.js';
 import { lowerBoundRender } from './lower-bound.js';
 import { memory, startExporter } from './proc.js';
 import { measureReadings } from './readings.js';
@@ -95,7 +96,9 @@ async function measureMode(
   options: BenchOptions,
   notes: string[],
 ): Promise<Row> {
-  const exporter = await startExporter(sim.baseUrl, MODE_ARGS[mode]);
+  // Above the default --upstream.max-stations, the list is allowed explicitly, as an operator would.
+  const allow = stations > 20_000 ? [`--upstream.max-stations=${stations}`] : [];
+  const exporter = await startExporter(sim.baseUrl, [...MODE_ARGS[mode], ...allow]);
   const { scrape, close } = createScraper();
   const url = `${exporter.url}/metrics`;
   try {
@@ -220,6 +223,11 @@ async function runBackfillPhase(options: BenchOptions): Promise<Part> {
   return { text: parts.join('\n'), failed: notes.length > 0 };
 }
 
+async function runHostile(options: BenchOptions): Promise<Part> {
+  const rows = await measureHostile(options.quick, (line) => process.stderr.write(`bench: ${line}\n`));
+  return { text: renderHostile(rows), failed: false };
+}
+
 const problems = (notes: readonly string[]): string[] =>
   notes.length > 0 ? [`\nProblems:\n${notes.map((n) => `- ${n}`).join('\n')}`] : [];
 
@@ -237,10 +245,12 @@ async function main(): Promise<void> {
   const stations = stationsRun ? await runStations(options) : undefined;
   const readings = options.phases.has('readings') ? await runReadings(options) : undefined;
   const backfill = options.phases.has('backfill') ? await runBackfillPhase(options) : undefined;
+  const hostile = options.phases.has('hostile') ? await runHostile(options) : undefined;
   const text = [
     stations?.text,
     readings && `Readings:\n\n${readings.text}`,
     backfill && `Backfill:\n\n${backfill.text}`,
+    hostile && `Hostile answers:\n\n${hostile.text}`,
   ]
     .filter((t) => t)
     .join('\n\n');
@@ -252,9 +262,10 @@ async function main(): Promise<void> {
     if (stations) doc = pasteBetweenMarkers(doc, 'stations', `${stamp}\n\n${stations.text}`);
     if (readings) doc = pasteBetweenMarkers(doc, 'readings', `${stamp}\n\n${readings.text}`);
     if (backfill) doc = pasteBetweenMarkers(doc, 'backfill', `${stamp}\n\n${backfill.text}`);
+    if (hostile) doc = pasteBetweenMarkers(doc, 'hostile', `${stamp}\n\n${hostile.text}`);
     writeFileSync(options.out, doc);
   }
-  process.exit(stations?.failed || readings?.failed || backfill?.failed ? 1 : 0);
+  process.exit(stations?.failed || readings?.failed || backfill?.failed || hostile?.failed ? 1 : 0);
 }
 
 function provenance(started: Date, argv: readonly string[]): string {

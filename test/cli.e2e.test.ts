@@ -47,6 +47,11 @@ describe('command line', () => {
       'cityair-exporter: invalid --upstream.refresh-interval (CITYAIR_REFRESH_INTERVAL): must be at most 1d',
     ],
     [['--no-such-flag'], {}, "cityair-exporter: Unknown option '--no-such-flag' (see --help)"],
+    [
+      [],
+      { CITYAIR_API_KEY: 'k' },
+      'cityair-exporter: the API key is too short to be real (1 of at least 16 characters): was all of it copied?',
+    ],
   ])('exits 2 with one line naming the setting for %j %j', async (args, env, line) => {
     const { code, stderr } = await runExporter(args, { CITYAIR_API_KEY: 'k', ...env });
     expect(code).toBe(2);

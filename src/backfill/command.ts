@@ -97,8 +97,15 @@ export async function backfillMain(
   });
   try {
     const result = await runBackfill({
-      fetchStations: readStations(upstream),
-      fetchRows: readReadingRows(upstream),
+      fetchStations: readStations(upstream, config.upstream.maxStations),
+      // Each answer is a window of rows: the readings' own cap, as for the live readings.
+      fetchRows: readReadingRows({
+        getJson: (path, validate) =>
+          upstream.getJson(path, validate, {
+            maxBodyBytes: config.measurements.maxBodyBytes,
+            maxBodySetting: '--measurements.max-body-size',
+          }),
+      }),
       sink,
       stats,
       fromMs: config.fromMs,

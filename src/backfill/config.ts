@@ -44,6 +44,7 @@ export interface BackfillConfig {
     readonly timeoutMs: number;
     readonly maxBackoffMs: number;
     readonly maxBodyBytes: number;
+    readonly maxStations: number;
     readonly caFile: string | undefined;
     readonly insecureSkipVerify: boolean;
   };
@@ -52,6 +53,8 @@ export interface BackfillConfig {
     readonly interval: ReadingsInterval;
     readonly stations: readonly number[] | undefined;
     readonly concurrency: number;
+    /** Cap on one readings answer (--measurements.max-body-size), as for the live readings. */
+    readonly maxBodyBytes: number;
   };
   readonly log: { readonly level: LogLevel; readonly format: LogFormat };
   /** The arguments as given (after `backfill`), for the command that retries failed stations. */
@@ -106,6 +109,7 @@ export function parseBackfillCli(
         timeoutMs: one(s.timeout) as number,
         maxBackoffMs: one(s.maxBackoff) as number,
         maxBodyBytes: one(s.maxBodySize) as number,
+        maxStations: one(s.maxStations) as number,
         caFile: one(s.caFile),
         insecureSkipVerify: one(s.insecureSkipVerify) as boolean,
       },
@@ -114,6 +118,7 @@ export function parseBackfillCli(
         interval: one(s.measurementsInterval) as ReadingsInterval,
         stations: one(s.measurementsStations),
         concurrency: one(s.measurementsConcurrency) as number,
+        maxBodyBytes: one(s.measurementsMaxBodySize) as number,
       },
       log: { level: one(s.logLevel) as LogLevel, format: one(s.logFormat) as LogFormat },
       argv: [...argv],

@@ -24,6 +24,8 @@ export interface Config {
     /** The backoff after failures never exceeds this; a Retry-After may still ask for longer (up to 1h). */
     readonly maxBackoffMs: number;
     readonly maxBodyBytes: number;
+    /** A station list of more elements is refused. */
+    readonly maxStations: number;
     /** Extra CA certificates (PEM) to trust for the API. */
     readonly caFile: string | undefined;
     readonly insecureSkipVerify: boolean;
@@ -38,6 +40,8 @@ export interface Config {
     /** Station ids to read; undefined means every station of the list. */
     readonly stations: readonly number[] | undefined;
     readonly concurrency: number;
+    /** Cap on one readings answer's body. */
+    readonly maxBodyBytes: number;
   };
   readonly web: {
     readonly host: string | undefined;
@@ -166,6 +170,7 @@ function assemble(p: Parsed): CliAction {
         maxAgeMs: p.maxAge,
         maxBackoffMs: p.maxBackoff,
         maxBodyBytes: p.maxBodySize,
+        maxStations: p.maxStations,
         caFile: p.caFile,
         insecureSkipVerify: p.insecureSkipVerify,
       },
@@ -177,6 +182,7 @@ function assemble(p: Parsed): CliAction {
         maxAgeMs: p.readingsMaxAge,
         stations: p.readingsStations,
         concurrency: p.readingsConcurrency,
+        maxBodyBytes: p.readingsMaxBodySize,
       },
       web: {
         host: p.listenAddress.host,
@@ -195,6 +201,12 @@ const KEY_HELP =
 
 /** A key is a few dozen characters; a file much larger than one is the wrong file. */
 const MAX_KEY_FILE_BYTES = 4096;
+/**
+ * Issued tokens carry 128 bits or more (32 hex or 22 base64 characters); 16 printable characters is already below
+ * that, so a shorter key is a paste cut short or a placeholder. It also keeps redaction meaningful: a key that
+ * short would match ordinary words in the logs.
+ */
+const MIN_KEY_CHARS = 16;
 
 export function readApiKey(file: string | undefined, inline: string | undefined): Secret {
   if (file !== undefined && inline !== undefined && inline !== '') {
@@ -217,6 +229,11 @@ export function readApiKey(file: string | undefined, inline: string | undefined)
   // The key goes into a header: anything outside visible ASCII would corrupt or split it.
   if (!/^[\x21-\x7e]+$/.test(key)) {
     throw new ConfigError('the API key contains spaces or characters that cannot go into an HTTP header');
+  }
+  if (key.length < MIN_KEY_CHARS) {
+    throw new ConfigError(
+      `the API key is too short to be real (${key.length} of at least ${MIN_KEY_CHARS} characters): was all of it copied?`,
+    );
   }
   return new Secret(key);
 }

@@ -110,8 +110,15 @@ export const SETTINGS = {
     flag: 'upstream.max-body-size',
     env: 'CITYAIR_MAX_BODY_SIZE',
     default: '64MiB',
-    help: 'Cap on the decompressed upstream body (512KiB, 64MiB, or bytes).',
+    help: 'Cap on the decompressed body of the station list (512KiB, 64MiB, or bytes).',
     schema: byteSize,
+  }),
+  maxStations: setting({
+    flag: 'upstream.max-stations',
+    env: 'CITYAIR_MAX_STATIONS',
+    default: '20000',
+    help: 'A station list of more elements is refused (up to 1000000); the memory the exporter needs grows with it.',
+    schema: integerBetween(1, 1_000_000),
   }),
   caFile: setting({
     flag: 'upstream.ca-file',
@@ -172,6 +179,13 @@ export const SETTINGS = {
     default: undefined,
     help: 'Comma-separated station ids to read; others are not requested. Unset: every station of the list.',
     schema: stationIds,
+  }),
+  readingsMaxBodySize: setting({
+    flag: 'measurements.max-body-size',
+    env: 'CITYAIR_MEASUREMENTS_MAX_BODY_SIZE',
+    default: '2MiB',
+    help: "Cap on the decompressed body of one station's readings answer.",
+    schema: byteSize,
   }),
   readingsConcurrency: setting({
     flag: 'measurements.concurrency',

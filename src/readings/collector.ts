@@ -45,7 +45,17 @@ export interface ReadingsDeps {
 export function createReadingsCollector(deps: ReadingsDeps): ReadingsCollector {
   const { config, stations } = deps;
   const refresher = createReadingsRefresher({
-    fetchReadings: readReadings(deps.upstream, deps.clock?.now),
+    // A readings answer for a window of minutes is a few kB: a cap of its own, far below the station list's.
+    fetchReadings: readReadings(
+      {
+        getJson: (path, validate) =>
+          deps.upstream.getJson(path, validate, {
+            maxBodyBytes: config.readings.maxBodyBytes,
+            maxBodySetting: '--measurements.max-body-size',
+          }),
+      },
+      deps.clock?.now,
+    ),
     stationList: stations.lastGood,
     settings: config.readings,
     maxBackoffMs: config.upstream.maxBackoffMs,

@@ -30,7 +30,7 @@ export interface StationsCollector extends Collector {
 
 export interface StationsDeps {
   readonly config: Pick<Config, 'upstream'>;
-  readonly upstream: Pick<Upstream, 'getJson'>;
+  readonly upstream: Pick<Upstream, 'getJsonElements'>;
   readonly registry: Registry;
   readonly log: Logger;
   readonly clock?: Clock;
@@ -39,7 +39,7 @@ export interface StationsDeps {
 
 export function createStationsCollector(deps: StationsDeps): StationsCollector {
   const refresher = createStationRefresher({
-    fetchStations: readStations(deps.upstream),
+    fetchStations: readStations(deps.upstream, deps.config.upstream.maxStations),
     policy: deps.config.upstream,
     log: deps.log,
     onRequest: createRequestMetrics(deps.registry, STATION_LIST_HEALTH),
@@ -131,4 +131,19 @@ function logSuccess(log: Logger, before: StationState, after: StationState, byte
       'upstream sent stations that were dropped',
     );
   }
+  const skipped = skippedCounts(list);
+  if (Object.keys(skipped).length > 0 && !sameCounts(skipped, skippedCounts(before.current?.data))) {
+    log.warn(
+      { fields_skipped: skipped, examples: list.problems },
+      'upstream sent stations with invalid fields, which were left out',
+    );
+  }
 }
+
+/** The fields left out of a list, only those with a count: what a warning names. */
+function skippedCounts(list: StationList | undefined): Record<string, number> {
+  return Object.fromEntries(Object.entries(list?.skippedFields ?? {}).filter(([, n]) => n > 0));
+}
+
+const sameCounts = (a: Record<string, number>, b: Record<string, number>): boolean =>
+  JSON.stringify(a) === JSON.stringify(b);

@@ -48,6 +48,12 @@ export const STATION_METRICS = {
     labels: ['reason'],
     help: `Elements of the last good answer that were dropped: invalid, or a duplicate id. ${CACHED}`,
   },
+  fieldsSkipped: {
+    name: 'cityair_stations_fields_skipped',
+    type: 'gauge',
+    labels: ['field'],
+    help: `Optional fields of kept stations that were left out as invalid (a coordinate out of range, an offset that is not a number...), by field. ${CACHED}`,
+  },
 } as const satisfies Record<string, MetricSpec>;
 
 export const STATION_LIST_HEALTH = {

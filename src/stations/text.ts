@@ -6,7 +6,7 @@
 import { COLLECT_ABOVE_BYTES, collectDeadBuffers } from '../exposition/dead-buffers.js';
 import { familyHeader } from '../exposition/gauge-text.js';
 import { STATION_METRICS } from './metrics.js';
-import type { Station, StationList } from './schema.js';
+import { STATION_FIELDS, type Station, type StationList } from './schema.js';
 
 const M = STATION_METRICS;
 const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
@@ -177,7 +177,11 @@ function layout(list: StationList): Layout {
   const trailer =
     `${familyHeader(M.count)}${M.count.name}{state="online"} ${online}\n${M.count.name}{state="offline"} ${n - online}\n` +
     `${familyHeader(M.rejected)}${M.rejected.name}{reason="invalid"} ${list.rejected.invalid}\n` +
-    `${M.rejected.name}{reason="duplicate"} ${list.rejected.duplicate}\n`;
+    `${M.rejected.name}{reason="duplicate"} ${list.rejected.duplicate}\n` +
+    familyHeader(M.fieldsSkipped) +
+    STATION_FIELDS.map((f) => `${M.fieldsSkipped.name}{field="${f}"} ${list.skippedFields?.[f] ?? 0}\n`).join(
+      '',
+    );
   const stationHeaders =
     n > 0 ? Buffer.byteLength(familyHeader(M.info)) + Buffer.byteLength(familyHeader(M.online)) : 0;
   const size =

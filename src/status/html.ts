@@ -8,9 +8,14 @@ const ENTITIES: Readonly<Record<string, string>> = {
   "'": '&#39;',
 };
 
-/** Safe in element content and in quoted attribute values alike. */
+// Control characters other than tab and line feed: NUL, CR, ESC, DEL and the C1 range. Station text is cleaned
+// when it is read; this is the last line for any other text from outside (a failure message, a filter query).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this replaces
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Safe in element content and in quoted attribute values alike; control characters become spaces. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c).replace(CONTROLS, ' ');
 }
 
 /** A duration in the largest unit that keeps two significant digits: "45 s", "12 min", "5 h", "3 d". */

@@ -73,17 +73,23 @@ function routeFor(
       extraCaCertificates: extra.length,
     };
   }
-  const dispatcher = new EnvHttpProxyAgent({
-    ...pool,
-    connect: tls,
-    // Through a CONNECT tunnel, the API's TLS settings are requestTls; proxyTls is for an https:// proxy, whose
-    // certificate is always verified (with the extra CA, for a proxy inside the same private PKI).
-    requestTls: tls,
-    proxyTls: tls.ca ? { ca: tls.ca } : {},
-    ...(httpsProxy ? { httpsProxy: httpsProxy.href } : {}),
-    ...(httpProxy ? { httpProxy: httpProxy.href } : {}),
-    noProxy: noProxy ?? '',
-  });
+  let dispatcher: Dispatcher;
+  try {
+    dispatcher = new EnvHttpProxyAgent({
+      ...pool,
+      connect: tls,
+      // Through a CONNECT tunnel, the API's TLS settings are requestTls; proxyTls is for an https:// proxy, whose
+      // certificate is always verified (with the extra CA, for a proxy inside the same private PKI).
+      requestTls: tls,
+      proxyTls: tls.ca ? { ca: tls.ca } : {},
+      ...(httpsProxy ? { httpsProxy: httpsProxy.href } : {}),
+      ...(httpProxy ? { httpProxy: httpProxy.href } : {}),
+      noProxy: noProxy ?? '',
+    });
+  } catch (error) {
+    // Whatever else undici finds wrong with a proxy variable is a configuration error too: one line, exit 2.
+    throw new ConfigError(`invalid proxy settings (HTTPS_PROXY, HTTP_PROXY): ${(error as Error).message}`);
+  }
   return {
     dispatcher,
     proxy: {
@@ -113,6 +119,17 @@ function proxyUrl(value: string | undefined, name: string): URL | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(`invalid ${name}: the proxy must be http:// or https://, not ${url.protocol}//`);
   }
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    throw new ConfigError(`invalid ${name}: the user or password is not valid percent-encoding`);
+  }
+  // A proxy is a host and a port: a path, query or fragment after them means nothing (curl and Go ignore them
+  // too), and undici refuses a proxy URL that has one.
+  url.pathname = '/';
+  url.search = '';
+  url.hash = '';
   return url;
 }
 

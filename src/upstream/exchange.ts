@@ -1,13 +1,25 @@
 // The one place that talks to CityAir: GETs of JSON over one keep-alive pool, each with a deadline over the whole
-// exchange and a cap on the body, answering a Result instead of throwing. The slices say which path to ask for and
-// how to validate what comes back (stations/read.ts, readings/read.ts).
-import { promisify } from 'node:util';
-import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+// exchange (request, body, parse and validation) and caps on what an answer may cost, answering a Result instead
+// of throwing. The slices say which path to ask for, how to validate what comes back and, where an endpoint needs
+// its own, which caps apply (stations/read.ts, readings/read.ts).
 import { Agent, type Dispatcher, request } from 'undici';
 import type { Secret } from '../config/secret.js';
 import { scrub } from '../config/secret.js';
+import { COLLECT_ABOVE_BYTES, collectDeadBuffers } from '../exposition/dead-buffers.js';
 import { armTimer } from '../refresh/clock.js';
+import { type Body, type BodyProblem, readBody } from './body.js';
 import { type Failure, failure, parseRetryAfter, type Result, reasonForStatus } from './failure.js';
+import {
+  type ElementsReader,
+  parseElements,
+  parseWhole,
+  type ReadContext,
+  type Validate,
+} from './json-read.js';
+import { createPace } from './pace.js';
+import { excerpt } from './upstream-text.js';
+
+export type { ElementSink, ElementsReader, Validate } from './json-read.js';
 
 export interface UpstreamOptions {
   /** The API's base URL, without /harvester/v2. */
@@ -22,21 +34,39 @@ export interface UpstreamOptions {
   readonly connections?: number;
 }
 
-/** What a slice makes of a decoded body: typed data, or a failure saying why the answer is unusable. */
-export type Validate<T> = (json: unknown) => Result<T>;
+/** What one answer may cost. An endpoint whose answers are small gets caps of its own. */
+export interface Limits {
+  /** Decompressed body, and compressed body too, at most. */
+  readonly maxBodyBytes: number;
+  /** The setting behind maxBodyBytes, for the failure's message. */
+  readonly maxBodySetting: string;
+  /** JSON values of a body parsed whole (containers and separators counted), at most. */
+  readonly maxValues: number;
+}
+
+/**
+ * A whole parse of 50,000 values (about 2,000 readings rows) takes tens of milliseconds, with the slowest
+ * validation (every row invalid) about 0.2 s: the most one answer may hold the event loop.
+ */
+export const MAX_VALUES = 50_000;
 
 export interface Upstream {
-  /** GET base URL + path; the path comes from a slice, built from validated data only. */
-  readonly getJson: <T>(path: string, validate: Validate<T>) => Promise<Result<T>>;
+  /** GET base URL + path, parsed whole; the path comes from a slice, built from validated data only. */
+  readonly getJson: <T>(path: string, validate: Validate<T>, limits?: Partial<Limits>) => Promise<Result<T>>;
+  /** GET base URL + path, a top-level array read element by element (a large list). */
+  readonly getJsonElements: <T>(
+    path: string,
+    reader: ElementsReader<T>,
+    limits?: Partial<Limits>,
+  ) => Promise<Result<T>>;
   readonly close: () => Promise<void>;
 }
 
-const DECODERS: Readonly<Record<string, (b: Buffer, o: { maxOutputLength: number }) => Promise<Buffer>>> = {
-  gzip: promisify(gunzip),
-  'x-gzip': promisify(gunzip),
-  deflate: promisify(inflate),
-  br: promisify(brotliDecompress),
-};
+/** Header text in a message: key out, then cut. */
+const HEADER_EXCERPT = 80;
+const BODY_EXCERPT = 200;
+
+type Parse<T> = (body: Body, ctx: ReadContext) => Promise<Result<T>>;
 
 export function createUpstream(options: UpstreamOptions): Upstream {
   const ownsDispatcher = options.dispatcher === undefined;
@@ -49,8 +79,13 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   };
   const key = options.apiKey?.reveal();
   if (key) headers.authorization = `Bearer ${key}`;
+  const defaults: Limits = {
+    maxBodyBytes: options.maxBodyBytes,
+    maxBodySetting: '--upstream.max-body-size',
+    maxValues: MAX_VALUES,
+  };
 
-  const getJson = async <T>(path: string, validate: Validate<T>): Promise<Result<T>> => {
+  const run = async <T>(path: string, limits: Limits, parse: Parse<T>): Promise<Result<T>> => {
     // Not AbortSignal.timeout(): its timer and signal outlive a fast answer by the whole deadline, so on-demand
     // scrapes pile them into the old generation and RSS climbs until a full GC. A cleared timer frees them at once.
     const deadline = new AbortController();
@@ -58,141 +93,114 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       () => deadline.abort(new DOMException('deadline', 'TimeoutError')),
       options.timeoutMs,
     );
+    const read = { bytes: 0 };
+    let result: Result<T> | undefined;
     try {
-      return await exchange(
-        `${options.baseUrl}${path}`,
-        validate,
-        options,
-        dispatcher,
+      const res = await request(`${options.baseUrl}${path}`, {
+        method: 'GET',
         headers,
-        deadline.signal,
-      );
+        dispatcher,
+        signal: deadline.signal,
+      });
+      result = await answer(res, limits, options, { signal: deadline.signal, read }, parse);
     } catch (error) {
-      return classifyError(error, deadline.signal, options);
+      result = classifyError(error, deadline.signal, options);
     } finally {
       cancelDeadline();
     }
+    // A large body that was refused is dead once this returns, but V8 frees outside memory only at a full
+    // collection it may not start for a long time: start one, so that memory returns to its level at once.
+    // (A large good list is freed by the collection before its text is rendered, stations/text.ts.)
+    if (!result.ok && read.bytes > COLLECT_ABOVE_BYTES) setImmediate(collectDeadBuffers);
+    return result;
   };
 
   return {
-    getJson,
+    getJson: (path, validate, over) => {
+      const limits = { ...defaults, ...over };
+      return run(path, limits, (body, ctx) => parseWhole(body, validate, limits.maxValues, ctx));
+    },
+    getJsonElements: (path, reader, over) => {
+      const limits = { ...defaults, ...over };
+      return run(path, limits, (body, ctx) => parseElements(body, reader, limits.maxValues, ctx));
+    },
     close: async () => (ownsDispatcher ? dispatcher.close() : undefined),
   };
 }
 
-async function exchange<T>(
-  url: string,
-  validate: Validate<T>,
+async function answer<T>(
+  res: Dispatcher.ResponseData,
+  limits: Limits,
   options: UpstreamOptions,
-  dispatcher: Dispatcher,
-  headers: Record<string, string>,
-  signal: AbortSignal,
+  exchange: { readonly signal: AbortSignal; readonly read: { bytes: number } },
+  parse: Parse<T>,
 ): Promise<Result<T>> {
-  const res = await request(url, { method: 'GET', headers, dispatcher, signal });
-  const header = (name: string): string | undefined => {
+  const header = (name: string): string => {
     const v = res.headers[name];
-    return Array.isArray(v) ? v[0] : v;
+    return excerpt((Array.isArray(v) ? v[0] : v) ?? '', options.apiKey, HEADER_EXCERPT);
   };
-  if (res.statusCode < 200 || res.statusCode > 299) {
-    const excerpt = await readExcerpt(res.body);
-    const retryAfterMs =
-      res.statusCode === 429 || res.statusCode === 503
-        ? parseRetryAfter(header('retry-after'), Date.now())
-        : undefined;
-    const location = header('location') ? ` to ${header('location')} (redirects are not followed)` : '';
-    const message = scrub(
-      `HTTP ${res.statusCode}${location}${excerpt ? `: ${excerpt}` : ''}`,
-      options.apiKey,
-    );
-    return failure(reasonForStatus(res.statusCode), message, retryAfterMs);
-  }
-  const declared = Number(header('content-length'));
-  if (declared > options.maxBodyBytes) {
+  const encoding = header('content-encoding').trim().toLowerCase();
+  if (res.statusCode < 200 || res.statusCode > 299)
+    return statusFailure(res, header, encoding, options.apiKey);
+  if (Number(header('content-length')) > limits.maxBodyBytes) {
     res.body.destroy();
-    return tooLarge(options.maxBodyBytes);
+    return tooLarge(limits);
   }
-  const encoding = (header('content-encoding') ?? 'identity').trim().toLowerCase();
-  const body = await readJson(res.body, encoding, header('content-type') ?? '', options.maxBodyBytes);
-  if (!body.ok) return body;
-  const result = validate(body.json);
-  return result.ok ? { ...result, bytes: body.bytes } : result;
+  const body = await readBody(res.body, encoding, limits.maxBodyBytes);
+  if ('size' in body) exchange.read.bytes = body.size;
+  if ('problem' in body) return bodyFailure(body, limits);
+  const ctx: ReadContext = {
+    pace: createPace(exchange.signal),
+    secret: options.apiKey,
+    contentType: header('content-type'),
+    timedOut: () => timeout(options),
+  };
+  const result = await parse(body, ctx);
+  return result.ok ? { ...result, bytes: body.size } : result;
 }
 
-// The raw, decompressed and decoded body die with this frame, before validation starts: at 100,000 stations
-// they are about 75 MB that would otherwise stay reachable through the peak of a refresh.
-async function readJson(
-  stream: Dispatcher.ResponseData['body'],
+async function statusFailure(
+  res: Dispatcher.ResponseData,
+  header: (name: string) => string,
   encoding: string,
-  contentType: string,
-  max: number,
-): Promise<{ readonly ok: true; readonly json: unknown; readonly bytes: number } | Failure> {
-  const raw = await readCapped(stream, max);
-  if (raw === undefined) return tooLarge(max);
-  const decoded = await decode(raw, encoding, max);
-  if (!Buffer.isBuffer(decoded)) return decoded;
-  return parseJson(decoded, contentType);
+  secret: Secret | undefined,
+): Promise<Failure> {
+  const body = await readBody(res.body, encoding, 64 * 1024).catch(() => undefined);
+  // The key comes out of the whole excerpt before it is cut: cut first, a key at the cut would leave its head.
+  const text = body && !('problem' in body) ? Buffer.concat(body.chunks).toString('utf8') : '';
+  const shown = excerpt(text, secret, BODY_EXCERPT);
+  const retryAfterMs =
+    res.statusCode === 429 || res.statusCode === 503
+      ? parseRetryAfter(header('retry-after'), Date.now())
+      : undefined;
+  const location = header('location') ? ` to ${header('location')} (redirects are not followed)` : '';
+  const message = `HTTP ${res.statusCode}${location}${shown ? `: ${shown}` : ''}`;
+  return failure(reasonForStatus(res.statusCode), message, retryAfterMs);
 }
 
-function tooLarge(max: number): Failure {
-  return failure('invalid_payload', `body larger than --upstream.max-body-size (${max} bytes)`);
-}
-
-async function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      body.destroy();
-      return undefined;
-    }
-    chunks.push(chunk as Buffer);
+function bodyFailure(problem: BodyProblem, limits: Limits): Failure {
+  if (problem.problem === 'too_large') return tooLarge(limits);
+  if (problem.problem === 'unsupported_encoding') {
+    return failure('invalid_payload', `unsupported content-encoding "${problem.encoding}"`);
   }
-  return Buffer.concat(chunks, size);
+  return failure('invalid_payload', `body is not valid ${problem.encoding}: ${problem.detail}`);
 }
 
-async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
-  const raw = await readCapped(body, 64 * 1024).catch(() => undefined);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
-  return (raw?.toString('utf8', 0, 200) ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+function tooLarge(limits: Limits): Failure {
+  return failure(
+    'invalid_payload',
+    `body larger than ${limits.maxBodySetting} (${limits.maxBodyBytes} bytes)`,
+  );
 }
 
-async function decode(raw: Buffer, encoding: string, max: number): Promise<Buffer | Failure> {
-  if (encoding === 'identity' || encoding === '') return raw;
-  const decoder = DECODERS[encoding];
-  if (!decoder) return failure('invalid_payload', `unsupported content-encoding "${encoding.slice(0, 40)}"`);
-  try {
-    return await decoder(raw, { maxOutputLength: max });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return tooLarge(max);
-    return failure('invalid_payload', `body is not valid ${encoding}: ${(error as Error).message}`);
-  }
-}
-
-function parseJson(
-  body: Buffer,
-  contentType: string,
-): { readonly ok: true; readonly json: unknown; readonly bytes: number } | Failure {
-  const text = body.toString('utf8');
-  try {
-    return {
-      ok: true,
-      json: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text),
-      bytes: body.length,
-    };
-  } catch {
-    const looksHtml = /html/i.test(contentType) || /^\s*</.test(text);
-    const what = looksHtml ? 'an HTML page' : 'a body that is not JSON';
-    return failure('invalid_json', `expected JSON, got ${what} (content-type "${contentType.slice(0, 60)}")`);
-  }
+function timeout(options: UpstreamOptions): Failure {
+  return failure('timeout', `no complete answer within --upstream.timeout (${options.timeoutMs} ms)`);
 }
 
 function classifyError(error: unknown, signal: AbortSignal, options: UpstreamOptions): Failure {
-  if (signal.aborted) {
-    return failure('timeout', `no complete answer within --upstream.timeout (${options.timeoutMs} ms)`);
-  }
+  if (signal.aborted) return timeout(options);
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e.code ?? e.cause?.code ?? e.name;
   const detail = e.cause?.message ?? e.message;
-  return failure('network', scrub(`${code}: ${detail}`, options.apiKey));
+  return failure('network', excerpt(`${code}: ${detail}`, options.apiKey, BODY_EXCERPT));
 }

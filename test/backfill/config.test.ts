@@ -9,7 +9,7 @@ import { parseRfc3339 } from '../../src/backfill/time-spec.js';
 import { ConfigError, parseCli } from '../../src/config/config.js';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
-const KEY = { CITYAIR_API_KEY: 'k' };
+const KEY = { CITYAIR_API_KEY: 'backfill-test-key-0123456789' };
 
 function run(argv: readonly string[], env: NodeJS.ProcessEnv = KEY): BackfillConfig {
   const action = parseBackfillCli(argv, env, NOW);
@@ -38,8 +38,13 @@ describe('backfill settings', () => {
       ['instance', 'a:9610'],
     ]);
     expect(c.retries).toBe(5);
-    expect(c.upstream.apiKey?.reveal()).toBe('k');
-    expect(c.measurements).toEqual({ interval: '5m', stations: undefined, concurrency: 2 });
+    expect(c.upstream.apiKey?.reveal()).toBe('backfill-test-key-0123456789');
+    expect(c.measurements).toEqual({
+      interval: '5m',
+      stations: undefined,
+      concurrency: 2,
+      maxBodyBytes: 2 * 1024 * 1024,
+    });
   });
 
   it('reads RFC 3339 times with any offset', () => {
@@ -57,7 +62,12 @@ describe('backfill settings', () => {
       CITYAIR_MEASUREMENTS_STATIONS: '7,3',
       CITYAIR_MEASUREMENTS_CONCURRENCY: '8',
     });
-    expect(c.measurements).toEqual({ interval: '1h', stations: [7, 3], concurrency: 8 });
+    expect(c.measurements).toEqual({
+      interval: '1h',
+      stations: [7, 3],
+      concurrency: 8,
+      maxBodyBytes: 2 * 1024 * 1024,
+    });
   });
 
   it('reports a bad shared setting with the very line the exporter prints', () => {

@@ -18,19 +18,20 @@ type PlainConfig = Omit<Config, 'upstream'> & {
 };
 type Changes = { readonly [K in keyof PlainConfig]?: Partial<PlainConfig[K]> };
 
-const KEY: Env = { CITYAIR_API_KEY: 'test-key' };
+const KEY: Env = { CITYAIR_API_KEY: 'config-test-key-0123456789' };
 
 /** What the exporter runs with when only a key is given. */
 const DEFAULTS: PlainConfig = {
   upstream: {
     baseUrl: 'https://mycityair.ru',
-    apiKey: 'test-key',
+    apiKey: 'config-test-key-0123456789',
     timeoutMs: 8000,
     minIntervalMs: 30_000,
     refreshIntervalMs: 0,
     maxAgeMs: 600_000,
     maxBackoffMs: 60_000,
     maxBodyBytes: 64 * 1024 * 1024,
+    maxStations: 20_000,
     caFile: undefined,
     insecureSkipVerify: false,
   },
@@ -42,6 +43,7 @@ const DEFAULTS: PlainConfig = {
     maxAgeMs: 1_800_000,
     stations: undefined,
     concurrency: 2,
+    maxBodyBytes: 2 * 1024 * 1024,
   },
   web: {
     host: undefined,
@@ -113,6 +115,7 @@ const GIVEN: ReadonlyArray<readonly [SettingKey, string, Changes]> = [
   ['maxAge', '1h30m', { upstream: { maxAgeMs: 5_400_000 } }],
   ['maxBackoff', '2m', { upstream: { maxBackoffMs: 120_000 } }],
   ['maxBodySize', '512KiB', { upstream: { maxBodyBytes: 524_288 } }],
+  ['maxStations', '150000', { upstream: { maxStations: 150_000 } }],
   ['caFile', '/etc/ssl/corp-ca.pem', { upstream: { caFile: '/etc/ssl/corp-ca.pem' } }],
   ['insecureSkipVerify', 'true', { upstream: { insecureSkipVerify: true } }],
   // The key is not read in demo mode, and the readings collector follows demo.
@@ -123,6 +126,7 @@ const GIVEN: ReadonlyArray<readonly [SettingKey, string, Changes]> = [
   ['readingsMaxAge', '2h', { readings: { maxAgeMs: 7_200_000 } }],
   ['readingsStations', ' 7, 3 ,7,101 ', { readings: { stations: [7, 3, 101] } }],
   ['readingsConcurrency', '16', { readings: { concurrency: 16 } }],
+  ['readingsMaxBodySize', '64KiB', { readings: { maxBodyBytes: 65_536 } }],
   ['listenAddress', '127.0.0.1:9999', { web: { host: '127.0.0.1', port: 9999 } }],
   ['telemetryPath', '/probe/cityair', { web: { telemetryPath: '/probe/cityair' } }],
   ['webConfigFile', 'web.yml', { web: { configFile: 'web.yml' } }],
@@ -328,6 +332,21 @@ const INVALID: ReadonlyArray<readonly [SettingKey, string, string]> = [
     'maxBodySize',
     '1000',
     'invalid --upstream.max-body-size (CITYAIR_MAX_BODY_SIZE): "1000" is not a size of at least 1KiB such as 512KiB or 64MiB',
+  ],
+  [
+    'maxStations',
+    '0',
+    'invalid --upstream.max-stations (CITYAIR_MAX_STATIONS): "0" is not a whole number from 1 to 1000000',
+  ],
+  [
+    'maxStations',
+    '2000000',
+    'invalid --upstream.max-stations (CITYAIR_MAX_STATIONS): "2000000" is not a whole number from 1 to 1000000',
+  ],
+  [
+    'readingsMaxBodySize',
+    '1KB',
+    'invalid --measurements.max-body-size (CITYAIR_MEASUREMENTS_MAX_BODY_SIZE): "1KB" is not a size of at least 1KiB such as 512KiB or 64MiB',
   ],
   ['caFile', '', 'invalid --upstream.ca-file (CITYAIR_CA_FILE): must not be empty'],
   [
@@ -624,7 +643,7 @@ describe('settings: the API key', () => {
     writeFileSync(path, text);
     return path;
   };
-  const keyFile = file('key', '  file-key-123\n');
+  const keyFile = file('key', '  file-key-0123456789abcdef\n');
   const fifo = join(dir, 'fifo');
   execFileSync('mkfifo', [fifo]);
   const KEY_HELP =
@@ -633,14 +652,24 @@ describe('settings: the API key', () => {
   const BOTH = 'set only one of --upstream.api-key-file (CITYAIR_API_KEY_FILE) and CITYAIR_API_KEY';
 
   it.each([
-    ['CITYAIR_API_KEY, trimmed', [], { CITYAIR_API_KEY: '  env-key \n' }, 'env-key'],
-    ['a file from the flag, trimmed', [`--upstream.api-key-file=${keyFile}`], {}, 'file-key-123'],
-    ['a file from the environment', [], { CITYAIR_API_KEY_FILE: keyFile }, 'file-key-123'],
+    [
+      'CITYAIR_API_KEY, trimmed',
+      [],
+      { CITYAIR_API_KEY: '  env-key-0123456789abcdef \n' },
+      'env-key-0123456789abcdef',
+    ],
+    [
+      'a file from the flag, trimmed',
+      [`--upstream.api-key-file=${keyFile}`],
+      {},
+      'file-key-0123456789abcdef',
+    ],
+    ['a file from the environment', [], { CITYAIR_API_KEY_FILE: keyFile }, 'file-key-0123456789abcdef'],
     [
       'a file when CITYAIR_API_KEY is empty',
       [`--upstream.api-key-file=${keyFile}`],
       { CITYAIR_API_KEY: '' },
-      'file-key-123',
+      'file-key-0123456789abcdef',
     ],
     [
       'a key file of 4KiB, the most it reads',
@@ -719,6 +748,18 @@ describe('settings: the API key', () => {
       HEADER,
     ],
     ['a key outside ASCII', [], { CITYAIR_API_KEY: 'ключ-secret' }, HEADER],
+    [
+      'a one-character key',
+      [],
+      { CITYAIR_API_KEY: 'k' },
+      'the API key is too short to be real (1 of at least 16 characters): was all of it copied?',
+    ],
+    [
+      'a key of 15 characters in a file',
+      [`--upstream.api-key-file=${file('short', '0123456789abcde\n')}`],
+      {},
+      'the API key is too short to be real (15 of at least 16 characters): was all of it copied?',
+    ],
   ] satisfies ReadonlyArray<readonly [string, string[], Env, string]>)('refuses %s', (_, argv, env, line) => {
     expect(errorOf(argv, env)).toBe(line);
   });

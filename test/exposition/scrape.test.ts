@@ -203,7 +203,7 @@ describe('per scrape', () => {
     );
     const body = await text(compose([stationSource(fakeCollector(failed), MAX_AGE)]));
     expect(sample(body, 'cityair_up')).toBe(0);
-    expect(lines(body, 'cityair_station_online')).toHaveLength(5);
+    expect(lines(body, 'cityair_station_online')).toHaveLength(6);
     expect(sample(body, 'cityair_upstream_backoff_until_timestamp_seconds')).toBe(
       (NOW - 1000 + 500 + 1000) / 1000,
     );

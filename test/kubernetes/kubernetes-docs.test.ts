@@ -51,12 +51,19 @@ describe('docs/kubernetes.md', () => {
     expect(doc).toContain(`\`${file}\``);
   });
 
-  it("quotes the Deployment's memory request, limit and body cap", () => {
+  it("quotes the Deployment's memory request, limit and caps", () => {
     const row = (what: string) => doc.split('\n').find((l) => l.startsWith(`| ${what} |`)) ?? '';
     expect(row('memory request')).toContain(`\`${container?.resources?.requests?.memory}\``);
     expect(row('memory limit')).toContain(`\`${container?.resources?.limits?.memory}\``);
-    const cap = container?.args?.find((a) => a.startsWith('--upstream.max-body-size='))?.split('=')[1];
-    expect(row('`--upstream.max-body-size`')).toContain(`\`${cap}\``);
+    for (const flag of [
+      '--upstream.max-body-size',
+      '--upstream.max-stations',
+      '--measurements.max-body-size',
+    ]) {
+      const cap = container?.args?.find((a) => a.startsWith(`${flag}=`))?.split('=')[1];
+      expect(cap, flag).toBeDefined();
+      expect(row(`\`${flag}\``), flag).toContain(`\`${cap}\``);
+    }
     expect(row('CPU request')).toContain(`\`${container?.resources?.requests?.cpu}\``);
     expect(row('CPU limit')).toContain(`\`${container?.resources?.limits?.cpu}\``);
   });

@@ -17,7 +17,7 @@ import { prometheusPath, type RunningPrometheus, startPrometheus } from '../supp
 import { type Simulator, startSimulator } from '../support/simulator.js';
 import { alertmanagerConfigForTest, loadAlertmanagerConfig, loadRules, rulesWithFor } from './model.js';
 
-const KEY = 'e2e-test-key';
+const KEY = 'e2e-test-key-8c41d0a7';
 const JOB = 'cityair';
 const allOnline: ApiPost[] = demoPosts().map((p) => ({ ...p, isOnline: true }));
 const withOffline = (ids: ReadonlySet<number>): ApiPost[] =>

@@ -41,7 +41,7 @@ import {
 } from './model.js';
 import { comparisonOperand, parsePromql } from './promql.js';
 
-const KEY = 'live-test-key';
+const KEY = 'live-test-key-51b9e2f3';
 const JOB = 'cityair';
 const FLIPPED_ID = 1000;
 const posts = demoPosts();

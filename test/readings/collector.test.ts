@@ -24,6 +24,7 @@ const SETTINGS: Config['readings'] = {
   maxAgeMs: 30 * MINUTE,
   stations: undefined,
   concurrency: 2,
+  maxBodyBytes: 2 * 1024 * 1024,
 };
 
 const list = (ids: number[]): StationList => ({

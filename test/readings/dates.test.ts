@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReadingsCollector } from '../../src/readings/collector.js';
 import { createStationsCollector } from '../../src/stations/collector.js';
-import type { Validate } from '../../src/upstream/exchange.js';
+import type { ElementsReader, Validate } from '../../src/upstream/exchange.js';
 import { eventually, lines, sample } from '../support/http.js';
 import { inProcessServer } from '../support/in-process.js';
 
@@ -39,6 +39,7 @@ async function server() {
       const id = /\/Posts\/(\d+)\/measurements/.exec(path)?.[1];
       return validate(id === undefined ? posts : readingsOf(Number(id)));
     },
+    getJsonElements: async <T>(_path: string, reader: ElementsReader<T>) => reader.whole(posts),
   };
   const s = inProcessServer({
     argv: ['--collector.measurements'],

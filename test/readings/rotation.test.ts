@@ -66,6 +66,7 @@ async function simulate(stations: number, every: number, rounds: number, concurr
         maxAgeMs: 30 * MINUTE,
         stations: undefined,
         concurrency,
+        maxBodyBytes: 2 * 1024 * 1024,
       },
       upstream: { maxBackoffMs: MINUTE } as Config['upstream'],
     },

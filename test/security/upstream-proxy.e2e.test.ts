@@ -109,6 +109,20 @@ describe('HTTPS_PROXY and a private CA', () => {
     }
   });
 
+  it('works with a path, query or fragment after the proxy address, as curl does', async () => {
+    const before = proxy.tunnels.length;
+    const p = await start([`--upstream.ca-file=${pki.ca.certFile}`], {
+      HTTPS_PROXY: `${proxy.url}/some/path?x=1#y`,
+    });
+    try {
+      await p.waitForLog((l) => l.msg === 'first refresh succeeded');
+      expect(sample((await get(`${p.url}/metrics`)).text, 'cityair_up')).toBe(1);
+      expect(proxy.tunnels.length).toBeGreaterThan(before);
+    } finally {
+      await p.stop();
+    }
+  });
+
   it('goes direct for hosts in NO_PROXY', async () => {
     const before = proxy.tunnels.length;
     const p = await start([`--upstream.ca-file=${pki.ca.certFile}`], {
@@ -170,5 +184,10 @@ describe('HTTPS_PROXY and a private CA', () => {
     const badProxy = await runExporter([], { ...env, HTTPS_PROXY: 'socks5://127.0.0.1:1080' });
     expect(badProxy.code).toBe(2);
     expect(badProxy.stderr.trim()).toMatch(/invalid HTTPS_PROXY: the proxy must be http:\/\/ or https:\/\//);
+    const badPassword = await runExporter([], { ...env, HTTPS_PROXY: 'http://user:50%zz@127.0.0.1:3128' });
+    expect(badPassword.code).toBe(2);
+    expect(badPassword.stderr).toBe(
+      'cityair-exporter: invalid HTTPS_PROXY: the user or password is not valid percent-encoding\n',
+    );
   });
 });

@@ -10,13 +10,17 @@ const KEY = 'sk-test-7f3a9c1e5b';
 let sim: Simulator;
 let client: TestClient;
 
-const clientFor = (baseUrl: string, over: { timeoutMs?: number; maxBodyBytes?: number; key?: string } = {}) =>
+const clientFor = (
+  baseUrl: string,
+  over: { timeoutMs?: number; maxBodyBytes?: number; key?: string; maxStations?: number } = {},
+) =>
   upstreamClient({
     baseUrl,
     apiKey: new Secret(over.key ?? KEY),
     timeoutMs: over.timeoutMs ?? 1500,
     maxBodyBytes: over.maxBodyBytes ?? 1024 * 1024,
     userAgent: 'cityair-exporter/test',
+    ...(over.maxStations === undefined ? {} : { maxStations: over.maxStations }),
   });
 
 function expectFailure(outcome: Result<unknown>, reason: FailureReason): string {
@@ -124,6 +128,30 @@ describe('upstream client', () => {
     const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x20));
     sim.setFault({ kind: 'body', body: bomb, contentEncoding: 'gzip' });
     expect(expectFailure(await client.fetchStations(), 'invalid_payload')).toMatch(/max-body-size/);
+  });
+
+  it('refuses a list of more elements than --upstream.max-stations before parsing any', async () => {
+    sim.setFault({ kind: 'body', body: Buffer.from(`[${'{},'.repeat(999_999)}{}]`) });
+    const roomy = clientFor(sim.baseUrl, { maxBodyBytes: 64 * 1024 * 1024 });
+    expect(expectFailure(await roomy.fetchStations(), 'invalid_payload')).toBe(
+      'the array holds more than 20000 elements (--upstream.max-stations)',
+    );
+    await roomy.close();
+    const small = clientFor(sim.baseUrl, { maxStations: 39 });
+    sim.setFault({ kind: 'none' });
+    expect(expectFailure(await small.fetchStations(), 'invalid_payload')).toMatch(/more than 39 elements/);
+    await small.close();
+  });
+
+  it('skips an element too large to be a station unread, counts it, and keeps the others', async () => {
+    const posts = demoPosts();
+    const huge = { ...posts[1], description: 'd'.repeat(300 * 1024) };
+    sim.setFault({ kind: 'body', body: JSON.stringify([posts[0], huge, posts[2]]) });
+    const outcome = await client.fetchStations();
+    if (!outcome.ok) throw new Error(outcome.message);
+    expect(outcome.value.stations.map((s) => s.id)).toEqual([posts[0]?.id, posts[2]?.id]);
+    expect(outcome.value.rejected.invalid).toBe(1);
+    expect(outcome.value.problems[0]).toMatch(/^element 1: \d+ bytes, more than a station can be/);
   });
 
   it('accepts an empty list and a body with a byte-order mark', async () => {

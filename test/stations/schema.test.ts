@@ -48,17 +48,65 @@ describe('validation of the station list', () => {
     expect(r.value.stations[2]).toMatchObject({ tz: '', utcOffsetSeconds: undefined });
   });
 
-  it('rejects coordinates and offsets out of range, and ids that are not safe integers', () => {
-    const r = parseStationList([
-      good(1, { geo: { latitude: 91 } }),
-      good(2, { geo: { gmtOffsetSeconds: 90_000 } }),
-      good(2 ** 60),
-      good(1.5),
-      good(4),
-    ]);
+  it('rejects ids that are not safe integers', () => {
+    const r = parseStationList([good(2 ** 60), good(1.5), good(4)]);
     if (!r.ok) throw new Error(r.message);
     expect(r.value.stations.map((s) => s.id)).toEqual([4]);
-    expect(r.value.rejected.invalid).toBe(4);
+    expect(r.value.rejected.invalid).toBe(2);
+  });
+
+  it('keeps a station with an invalid optional field, leaves the field out and counts it', () => {
+    const geo = { gmtOffsetSeconds: 10800, timeZoneIana: 'Europe/Moscow', latitude: 55.7, longitude: 37.6 };
+    const r = parseStationList([
+      good(1, { isOnline: false, geo: { ...geo, latitude: 91 } }),
+      good(2, { geo: { ...geo, gmtOffsetSeconds: '+03:00' } }),
+      good(3, { geo: { ...geo, gmtOffsetSeconds: 90_000, longitude: -181 } }),
+      good(4, { geo: { ...geo, timeZoneIana: 'Europe/Moscow"} 1\nfake 1' } }),
+      good(5, { geo: 'Moscow', description: 42 }),
+      good(6),
+    ]);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.value.stations.map((s) => s.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(r.value.rejected).toEqual({ invalid: 0, duplicate: 0 });
+    const [s1, s2, s3, s4, s5] = r.value.stations;
+    expect(s1).toMatchObject({ online: false, latitude: undefined, longitude: 37.6, tz: 'Europe/Moscow' });
+    expect(s2).toMatchObject({ utcOffsetSeconds: undefined, latitude: 55.7 });
+    expect(s3).toMatchObject({ utcOffsetSeconds: undefined, longitude: undefined, latitude: 55.7 });
+    expect(s4).toMatchObject({ tz: '', utcOffsetSeconds: 10800 });
+    expect(s5).toMatchObject({ description: '', latitude: undefined, tz: '' });
+    expect(r.value.skippedFields).toEqual({
+      description: 1,
+      geo: 1,
+      latitude: 1,
+      longitude: 1,
+      utc_offset: 2,
+      tz: 1,
+    });
+    expect(r.value.problems[0]).toBe('element 0 (id 1): latitude is not valid; left out');
+  });
+
+  it('caps names and descriptions, and turns control characters into spaces', () => {
+    const r = parseStationList([
+      good(1, { name: `${'Ж'.repeat(200_000)}`, description: '😷'.repeat(1000) }),
+      good(2, {
+        name: '\u0000NUL\u0000 CR\r\nLF\ttab \u001b[31mred \u202eevil\u2028sep\u0085 ',
+        description: 'a\u0000b',
+      }),
+      good(3, { name: 'lone \ud800 surrogate' }),
+      good(4, { name: `${'é'.repeat(255)}xy`, description: `${'é'.repeat(255)}xyz` }),
+    ]);
+    if (!r.ok) throw new Error(r.message);
+    const [long, controls, lone] = r.value.stations;
+    // Bytes of UTF-8, cut between characters: 126 two-byte letters and the ellipsis in 256.
+    expect(long?.name).toBe(`${'Ж'.repeat(126)}…`);
+    expect(long?.description).toBe(`${'😷'.repeat(127)}…`);
+    expect(Buffer.byteLength(long?.description ?? '')).toBeLessThanOrEqual(512);
+    expect(controls?.name).toBe('NUL  CR  LF tab  [31mred  evil sep');
+    expect(controls?.description).toBe('a b');
+    expect(lone?.name).toBe('lone \ufffd surrogate');
+    // 512 bytes fit a description; one more, and the last characters make room for the ellipsis.
+    expect(r.value.stations[3]?.name).toBe(`${'é'.repeat(126)}…`);
+    expect(r.value.stations[3]?.description).toBe(`${'é'.repeat(254)}…`);
   });
 
   it('fails a non-empty list without one valid station, so good data is not replaced by nothing', () => {

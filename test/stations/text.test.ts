@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { syntheticPosts } from '../../src/demo/stations.js';
 import { escapeLabelValue } from '../../src/exposition/escape.js';
 import { STATION_METRICS } from '../../src/stations/metrics.js';
-import { parseStationList, type Station, type StationList } from '../../src/stations/schema.js';
+import {
+  parseStationList,
+  STATION_FIELDS,
+  type Station,
+  type StationList,
+} from '../../src/stations/schema.js';
 import { labelValueBytes, renderStationText } from '../../src/stations/text.js';
 import { checkMetrics } from '../support/promtool.js';
 
@@ -61,6 +66,7 @@ async function renderWithPromClient(list: StationList): Promise<string> {
   const offset = gauge(M.utcOffset);
   const count = gauge(M.count);
   const rejected = gauge(M.rejected);
+  const skipped = gauge(M.fieldsSkipped);
   let up = 0;
   for (const s of list.stations) {
     const id = String(s.id);
@@ -75,6 +81,7 @@ async function renderWithPromClient(list: StationList): Promise<string> {
   count.set({ state: 'offline' }, list.stations.length - up);
   rejected.set({ reason: 'invalid' }, list.rejected.invalid);
   rejected.set({ reason: 'duplicate' }, list.rejected.duplicate);
+  for (const field of STATION_FIELDS) skipped.set({ field }, list.skippedFields?.[field] ?? 0);
   return registry.metrics();
 }
 

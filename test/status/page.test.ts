@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { CollectorHealth } from '../../src/collector/contract.js';
 import { normValue } from '../../src/norms/lookup.js';
+import { parseStationList } from '../../src/stations/schema.js';
 import { renderStatusPage, STATUS_PAGE_CSP } from '../../src/status/page.js';
 import { parseStatusQuery } from '../../src/status/query.js';
 import type { StatusStation, StatusView } from '../../src/status/view.js';
@@ -363,5 +364,20 @@ describe('readings against ПДК м.р.', () => {
     for (const b of ['b0', 'b1', 'b2', 'b3']) expect(style).toMatch(new RegExp(`\\.${b}\\{background:#`));
     expect(STATUS_PAGE_CSP).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
     expect(html).not.toMatch(/ style="/);
+  });
+});
+
+describe('control characters from outside', () => {
+  it('never reach the page: station text is cleaned when read, a failure message when shown', () => {
+    const list = parseStationList([{ id: 7, name: 'NUL\u0000 CR\r ESC\u001b[2J end', isOnline: false }]);
+    if (!list.ok) throw new Error(list.message);
+    const failed = stationList({
+      lastAttempt: { atMs: NOW, durationMs: 5, reason: 'invalid_payload', message: 'row 3: \u0000\r\u0085x' },
+      consecutiveFailures: 1,
+    });
+    const html = page(view(list.value.stations, { collectors: [failed] }));
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters this test looks for
+    expect(html).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(rows(html)).toEqual([[7, 'NUL  CR  ESC [2J end']]);
   });
 });

@@ -30,7 +30,7 @@ async function server(outcome: () => Result<StationList>, webConfig?: unknown) {
       rmSync(dir, { recursive: true, force: true });
     });
   }
-  const upstream = { getJson: async <T>() => outcome() as Result<T> };
+  const upstream = { getJsonElements: async <T>() => outcome() as Result<T> };
   const { app, stations } = inProcessServer({
     build: { version: '9.9.9', revision: 'feedbee' },
     collectors: (config, registry, log) => ({

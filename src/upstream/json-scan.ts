@@ -1,0 +1,183 @@
+// The shape of a JSON body found without building it: how many values it holds and, when it is an array, where
+// each element starts and ends. JSON.parse of a whole body builds every value at once (a 3 MB list of `{}` is a
+// million objects) and cannot be paused; this pass costs no allocation per value, stops as soon as a limit is
+// passed, and runs in steps so that the event loop gets turns in between.
+
+export interface ScanLimits {
+  /** Elements of a top-level array, at most. */
+  readonly maxElements: number;
+  /** Containers and separators (`{`, `[`, `,`, `:`), at most: a bound on the values JSON.parse would build. */
+  readonly maxValues: number;
+}
+
+export type ScanResult =
+  /** A top-level array; `bounds` holds each element's start and end offset, in pairs. */
+  | { readonly kind: 'array'; readonly bounds: readonly number[] }
+  /** Any other JSON value (object, string, number...), for a whole parse. */
+  | { readonly kind: 'other' }
+  | { readonly kind: 'too_many_elements' | 'too_many_values' }
+  /** Not JSON: `at` is the byte offset where that became certain. */
+  | { readonly kind: 'syntax'; readonly at: number };
+
+export interface Scanner {
+  /** Scans about `bytes` more bytes; the result once the body is done (or a limit is passed), else undefined. */
+  readonly step: (bytes: number) => ScanResult | undefined;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+/** The next position of a byte, or the buffer's length when there is none. */
+const indexOr = (buf: Buffer, byte: number, from: number): number => {
+  const at = buf.indexOf(byte, from);
+  return at === -1 ? buf.length : at;
+};
+
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/** Where the array's elements stand: `between` after `[` or `,`, `inside` within one, `done` after `]`. */
+type ArrayState = 'between' | 'inside' | 'done';
+
+/**
+ * A scanner over the body's chunks, in order. It checks the top level only (an array's brackets and commas);
+ * each element is checked by JSON.parse when it is read, so the whole is valid exactly when every part is.
+ */
+export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Scanner {
+  let chunk = 0;
+  let offset = 0; // Within chunks[chunk].
+  let base = 0; // Offset of chunks[chunk] in the body.
+  let inString = false;
+  let escaped = false; // The previous byte in a string was an unescaped backslash.
+  let depth = 0;
+  let top: 'array' | 'other' | undefined;
+  let array: ArrayState = 'between';
+  let afterComma = false;
+  let elementStart = -1;
+  let values = 0;
+  const bounds: number[] = [];
+
+  // Strings are most of a body: jump to the next quote or backslash instead of looking at every byte. Both
+  // positions are kept until passed, so a long string of escapes costs one search per escape, not one per byte.
+  let nextQuote = -1;
+  let nextSlash = -1;
+  let searched = -1; // The chunk the two positions belong to.
+  const skipString = (buf: Buffer, from: number): number => {
+    let i = from;
+    if (escaped) {
+      escaped = false;
+      i++;
+    }
+    if (searched !== chunk) {
+      searched = chunk;
+      nextQuote = -1;
+      nextSlash = -1;
+    }
+    while (i < buf.length) {
+      if (nextQuote !== buf.length && nextQuote < i) nextQuote = indexOr(buf, QUOTE, i);
+      if (nextSlash !== buf.length && nextSlash < i) nextSlash = indexOr(buf, BACKSLASH, i);
+      if (nextSlash < nextQuote) {
+        if (nextSlash + 1 >= buf.length) {
+          escaped = true;
+          return buf.length;
+        }
+        i = nextSlash + 2;
+        continue;
+      }
+      if (nextQuote === buf.length) return buf.length;
+      inString = false;
+      return nextQuote + 1;
+    }
+    return i;
+  };
+
+  const endElement = (at: number): void => {
+    bounds.push(elementStart, at);
+    elementStart = -1;
+  };
+
+  /** One byte outside strings; a result when the scan is over. */
+  const structural = (b: number, at: number): ScanResult | undefined => {
+    if (isSpace(b)) return undefined;
+    if (top === undefined) {
+      top = b === OPEN_ARRAY ? 'array' : 'other';
+      if (top === 'array') {
+        depth = 1;
+        values++;
+        return undefined;
+      }
+    } else if (top === 'array' && depth === 1) {
+      if (b === COMMA) {
+        if (array !== 'inside') return { kind: 'syntax', at };
+        endElement(at);
+        array = 'between';
+        afterComma = true;
+        values++;
+        return undefined;
+      }
+      if (b === CLOSE_ARRAY) {
+        if (array === 'inside') endElement(at);
+        else if (afterComma) return { kind: 'syntax', at };
+        array = 'done';
+        depth = 0;
+        return undefined;
+      }
+      if (b === CLOSE_OBJECT) return { kind: 'syntax', at };
+      if (array === 'between') {
+        if (bounds.length / 2 >= limits.maxElements) return { kind: 'too_many_elements' };
+        elementStart = at;
+        array = 'inside';
+        afterComma = false;
+      }
+    } else if (top === 'array' && depth === 0) {
+      return { kind: 'syntax', at }; // Something after the closing bracket.
+    }
+    if (b === QUOTE) inString = true;
+    else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
+      depth++;
+      values++;
+    } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) {
+      if (depth === 0) return { kind: 'syntax', at };
+      depth--;
+    } else if (b === COMMA || b === COLON) values++;
+    return values > limits.maxValues ? { kind: 'too_many_values' } : undefined;
+  };
+
+  const finish = (): ScanResult => {
+    const end = base;
+    if (top === undefined || inString || depth > 0) return { kind: 'syntax', at: end };
+    if (top === 'array') return array === 'done' ? { kind: 'array', bounds } : { kind: 'syntax', at: end };
+    return { kind: 'other' };
+  };
+
+  return {
+    step: (bytes) => {
+      const limit = base + offset + bytes;
+      while (chunk < chunks.length) {
+        const buf = chunks[chunk] as Buffer;
+        // A UTF-8 byte-order mark may open the body.
+        if (chunk === 0 && offset === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) offset = 3;
+        const stop = Math.min(buf.length, limit - base);
+        while (offset < stop) {
+          if (inString) {
+            offset = skipString(buf, offset);
+            continue;
+          }
+          const result = structural(buf[offset] as number, base + offset);
+          if (result) return result;
+          offset++;
+        }
+        if (offset < buf.length) return undefined;
+        base += buf.length;
+        chunk++;
+        offset = 0;
+      }
+      return finish();
+    },
+  };
+}
