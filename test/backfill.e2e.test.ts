@@ -258,7 +258,7 @@ describe('exit statuses and the retry command', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cityair-backfill-'));
     const r = await runBackfill(
       [`--upstream.url=${sim.baseUrl}`, '--from=1h', `--output=${join(dir, 'x.om')}`],
-      { CITYAIR_API_KEY: 'wrong-key' },
+      { CITYAIR_API_KEY: 'wrong-key-0123456789abcdef' },
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('the station list could not be read');

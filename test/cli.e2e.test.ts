@@ -72,7 +72,7 @@ describe('command line', () => {
     const { port } = holder.address() as AddressInfo;
     try {
       const { code, stdout, stderr } = await runExporter([`--web.listen-address=127.0.0.1:${port}`], {
-        CITYAIR_API_KEY: 'key-of-the-test',
+        CITYAIR_API_KEY: 'key-of-the-listen-test',
       });
       expect(code).toBe(1);
       expect(stderr).toBe(
@@ -100,14 +100,14 @@ describe('command line', () => {
 
   it('sends the key read from a file, trimmed, to the API', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cityair-key-'));
-    writeFileSync(join(dir, 'key'), '  file-key-123\n');
-    const sim = await startSimulator({ posts: demoPosts(), apiKey: 'file-key-123' });
+    writeFileSync(join(dir, 'key'), '  file-key-0123456789abc\n');
+    const sim = await startSimulator({ posts: demoPosts(), apiKey: 'file-key-0123456789abc' });
     const p = await startExporterProcess({
       args: [`--upstream.url=${sim.baseUrl}`, `--upstream.api-key-file=${join(dir, 'key')}`],
     });
     try {
       expect(sample((await get(`${p.url}/metrics`)).text, 'cityair_up')).toBe(1);
-      expect(sim.lastHeaders()?.authorization).toBe('Bearer file-key-123');
+      expect(sim.lastHeaders()?.authorization).toBe('Bearer file-key-0123456789abc');
     } finally {
       await p.stop();
       await sim.close();

@@ -83,7 +83,7 @@ describe('metrics', () => {
     if (lint) expect(lint).toEqual({ code: 0, findings: '' });
   });
 
-  it('escapes label values of any Unicode and prints big ids in full', async () => {
+  it('escapes label values of any Unicode, turns control characters into spaces, and prints big ids in full', async () => {
     sim().setPosts([
       {
         id: 1000000,
@@ -97,9 +97,9 @@ describe('metrics', () => {
     const p = await exporter('--upstream.min-interval=0s');
     const text = await scrape(p);
     expect(text).toContain(
-      'cityair_station_online{id="1000000",name="ЖК \\"Северный\\" \\\\ корп. 2\\nвход",tz=""} 1',
+      'cityair_station_online{id="1000000",name="ЖК \\"Северный\\" \\\\ корп. 2 вход",tz=""} 1',
     );
-    expect(text).toContain('description="emoji 🌫️ and\ttab"');
+    expect(text).toContain('description="emoji 🌫️ and tab"');
     expect(text).toContain('id="9007199254740991"');
     expect(text).not.toContain('1e+');
     // Stations without geo have no geo series.
