@@ -29,11 +29,11 @@ export function labelText(text: string, maxBytes: number): string {
   // Every UTF-16 unit is at least one byte of UTF-8, so this many units hold more than the cap when text is longer.
   const head = text.length > maxBytes ? Array.from(text.slice(0, maxBytes + 1)).join('') : text;
   const clean = head.replace(CONTROLS, ' ').replace(LONE_SURROGATE, '\ufffd');
-  return fit(clean, maxBytes).trim();
+  return fitBytes(clean, maxBytes).trim();
 }
 
 /** The text, or its longest prefix that leaves room for the ellipsis, with the ellipsis. */
-function fit(text: string, maxBytes: number): string {
+function fitBytes(text: string, maxBytes: number): string {
   let bytes = 0;
   let room = 0;
   for (let i = 0; i < text.length; ) {

@@ -134,4 +134,20 @@ describe('the API key echoed by the upstream', () => {
     }
     for (const id of ids) sim.setReadingsFault(id, undefined);
   }, 120_000);
+
+  it('leaves no piece of it when the API echoes only its head, escapes it in JSON, or breaks it over lines', async () => {
+    const escaped = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const bodies = [
+      JSON.stringify({ error: `invalid key ${KEY.slice(0, 14)}...` }),
+      `{"error":"bad key ${escaped}"}`,
+      `{"error":"bad key ${KEY.replaceAll('-', '\\u002D')}"}`,
+      `key ${KEY.slice(0, 12)}\n${KEY.slice(12)}`,
+      `key ${KEY.slice(0, 9)}\r\n${KEY.slice(9, 20)}\t${KEY.slice(20)}`,
+    ];
+    for (const body of bodies) {
+      sim.setFault({ kind: 'status', status: 401, body });
+      expect(keyPieces(await everythingShown([], 'stations')), body).toEqual([]);
+    }
+    sim.setFault({ kind: 'none' });
+  }, 60_000);
 });
