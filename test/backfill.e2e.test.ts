@@ -243,10 +243,11 @@ describe('exit statuses and the retry command', () => {
 
     const lines = failed.stderr.split('\n');
     const command = lines[lines.indexOf('retry exactly these stations with:') + 1]?.trim() ?? '';
-    expect(command).toMatch(/^cityair-exporter backfill /);
+    // Started as `node dist/main.js backfill`, the retry is printed the same way (no bin on PATH after a build).
+    expect(command).toMatch(/^node \S*dist\/main\.js backfill /);
     expect(command).toContain(`--measurements.stations=${FAILING}`);
     sim.setReadingsFault(FAILING, undefined);
-    const retryArgs = command.split(' ').slice(2);
+    const retryArgs = command.split(' ').slice(3);
     const retried = await runBackfill(retryArgs, env);
     expect(retried.code, retried.stderr).toBe(0);
     expect(retried.stderr).toContain('1 stations (1 read, 0 failed)');

@@ -20,7 +20,7 @@ import { startProgress } from './progress.js';
 import { runBackfill } from './run.js';
 import type { Sink } from './sink.js';
 import { newStats } from './stats.js';
-import { type ArgToken, retryCommand, summaryText } from './summary.js';
+import { type ArgToken, invokedAs, retryCommand, summaryText } from './summary.js';
 
 type Log = ReturnType<typeof createLogger>;
 
@@ -129,11 +129,24 @@ export async function backfillMain(
       log.error({ err: result.failure.message }, `backfill stopped: ${what}; nothing was written`);
       return 1;
     }
-    await sink.finish();
+    let stopped: string | undefined;
+    if (result.sinkFailure) {
+      // What the receiver accepted stays there; the summary and the retry command cover the rest.
+      await sink.abort();
+      const { acceptedSamples, message } = result.sinkFailure;
+      stopped = `backfill stopped: ${message}; ${acceptedSamples.toLocaleString('en-US')} samples were accepted before that`;
+      log.error({ acceptedSamples, err: message }, 'backfill stopped: remote write refused');
+    } else await sink.finish();
     const retry =
       result.failed.length === 0
         ? undefined
-        : retryCommand(tokensOf(config.argv), result.failed, config.toMs, outputOf(config));
+        : retryCommand(
+            invokedAs(process.argv[1]),
+            tokensOf(config.argv),
+            result.failed,
+            config.toMs,
+            outputOf(config),
+          );
     clearLine = () => undefined;
     process.stderr.write(
       summaryText({
@@ -143,6 +156,7 @@ export async function backfillMain(
         toMs: config.toMs,
         nowMs: Date.now(),
         retry,
+        stopped,
       }),
     );
     return result.failed.length === 0 ? 0 : 1;
@@ -192,6 +206,7 @@ async function openSink(config: BackfillConfig, build: BuildFacts): Promise<Sink
     return remoteWriteSink(target, `cityair-exporter/${build.version}`, {
       retries: config.retries,
       maxBackoffMs: config.upstream.maxBackoffMs,
+      ...(config.upstream.apiKey ? { secret: config.upstream.apiKey } : {}),
     });
   }
   try {

@@ -65,6 +65,10 @@ export type BackfillAction =
   | { readonly kind: 'help' }
   | { readonly kind: 'run'; readonly config: BackfillConfig };
 
+/** The earliest --from: older than any CityAir station, and far inside what an API query can spell. */
+export const EARLIEST_FROM = '2000-01-01T00:00:00Z';
+const EARLIEST_FROM_MS = Date.parse(EARLIEST_FROM);
+
 type AnySpec = SettingSpec<unknown>;
 const allSpecs = (): AnySpec[] => [
   ...(Object.values(BACKFILL_SETTINGS) as AnySpec[]),
@@ -87,8 +91,13 @@ export function parseBackfillCli(
     throw new ConfigError('--from is required: an RFC 3339 time or a duration such as 30d');
   const to = one(b.to);
   const fromMs = resolveTime(from, nowMs);
-  const toMs = to === undefined ? nowMs : resolveTime(to, nowMs);
-  if (!(fromMs < toMs)) throw new ConfigError('--from must be before --to (or before now)');
+  if (!(fromMs >= EARLIEST_FROM_MS))
+    throw new ConfigError(
+      `invalid --from: it must not be before ${EARLIEST_FROM} (CityAir has no older readings)`,
+    );
+  // No reading lies ahead of now: walking the future would only ask for empty windows.
+  const toMs = to === undefined ? nowMs : Math.min(resolveTime(to, nowMs), nowMs);
+  if (!(fromMs < toMs)) throw new ConfigError('--from must be before --to and before now');
   const labels = readList(BACKFILL_LISTS.labels, lists.label ?? []);
   const names = labels.map(([name]) => name);
   const repeated = names.find((name, i) => names.indexOf(name) !== i);

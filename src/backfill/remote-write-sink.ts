@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
+import type { Secret } from '../config/secret.js';
 import { armTimer } from '../refresh/clock.js';
 import { parseRetryAfter } from '../upstream/failure.js';
 import type { RemoteWriteTarget } from './config.js';
@@ -17,12 +18,23 @@ export interface RemoteWriteOptions {
   readonly retries: number;
   readonly maxBackoffMs: number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** The API key, also taken out of the receiver's words (a proxy may echo anything). */
+  readonly secret?: Secret;
 }
 
 interface Pending {
   readonly labels: WireSeries['labels'];
   samples: { value: number; timestamp: number }[];
 }
+
+/** One request's worth of samples, and for each station writing into it the earliest time it holds. */
+interface Batch {
+  readonly series: Map<Series, Pending>;
+  readonly earliest: Map<object, number>;
+  samples: number;
+}
+
+const newBatch = (): Batch => ({ series: new Map(), earliest: new Map(), samples: 0 });
 
 export async function remoteWriteSink(
   target: RemoteWriteTarget,
@@ -31,16 +43,22 @@ export async function remoteWriteSink(
 ): Promise<Sink> {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 1, connect: tlsFor(target) });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => armTimer(r, ms)));
-  let pending = new Map<Series, Pending>();
-  let count = 0;
+  let pending = newBatch();
+  // Batches not (yet) accepted: what the run reports as unwritten if the receiver refuses one.
+  const unaccepted = new Set<Batch>([pending]);
+  let accepted = 0;
   let sending: Promise<void> = Promise.resolve();
   let failed: Error | undefined;
 
-  const send = async (batch: Map<Series, Pending>): Promise<void> => {
-    const body = encodeWriteRequest([...batch.values()]);
+  const send = async (batch: Batch): Promise<void> => {
+    const body = encodeWriteRequest([...batch.series.values()]);
     for (let attempt = 0; ; attempt++) {
-      const outcome = await post(target, userAgent, dispatcher, body);
-      if (outcome.ok) return;
+      const outcome = await post(target, userAgent, dispatcher, body, options.secret);
+      if (outcome.ok) {
+        accepted += batch.samples;
+        unaccepted.delete(batch);
+        return;
+      }
       if (!outcome.retryable || attempt >= options.retries)
         throw new Error(`remote write: ${outcome.message}`);
       await sleep(
@@ -52,10 +70,10 @@ export async function remoteWriteSink(
 
   /** Hands the gathered samples to the sender (one request in flight) and waits for it. */
   const flush = async (): Promise<void> => {
-    if (count === 0) return sending;
+    if (pending.samples === 0) return sending;
     const batch = pending;
-    pending = new Map();
-    count = 0;
+    pending = newBatch();
+    unaccepted.add(pending);
     sending = sending
       .then(() => (failed ? undefined : send(batch)))
       .catch((error: Error) => {
@@ -65,26 +83,41 @@ export async function remoteWriteSink(
     if (failed) throw failed;
   };
 
-  const station = (series: Parameters<Sink['station']>[0]): StationWriter => ({
-    write: async (rows) => {
-      if (failed) throw failed;
-      let samples = 0;
-      for (const { reading } of rows) {
-        forEachSample(reading, series, (s, value) => {
-          let p = pending.get(s);
-          if (p === undefined) {
-            p = { labels: wireLabels(s.family.name, s.labels), samples: [] };
-            pending.set(s, p);
-          }
-          p.samples.push({ value, timestamp: reading.atMs });
-          samples++;
-        });
-      }
-      count += samples;
-      if (count >= target.maxSamplesPerSend) await flush();
-      return samples;
-    },
-  });
+  const station = (series: Parameters<Sink['station']>[0]): StationWriter => {
+    const owner = {};
+    return {
+      write: async (rows) => {
+        if (failed) throw failed;
+        let samples = 0;
+        const batch = pending;
+        for (const { reading } of rows) {
+          forEachSample(reading, series, (s, value) => {
+            let p = batch.series.get(s);
+            if (p === undefined) {
+              p = { labels: wireLabels(s.family.name, s.labels), samples: [] };
+              batch.series.set(s, p);
+            }
+            p.samples.push({ value, timestamp: reading.atMs });
+            samples++;
+          });
+        }
+        const first = rows[0]?.reading.atMs;
+        if (samples > 0 && first !== undefined && !batch.earliest.has(owner))
+          batch.earliest.set(owner, first);
+        batch.samples += samples;
+        if (batch.samples >= target.maxSamplesPerSend) await flush();
+        return samples;
+      },
+      unwrittenFromMs: () => {
+        let earliest: number | undefined;
+        for (const batch of unaccepted) {
+          const at = batch.earliest.get(owner);
+          if (at !== undefined && (earliest === undefined || at < earliest)) earliest = at;
+        }
+        return earliest;
+      },
+    };
+  };
 
   return {
     station,
@@ -96,10 +129,10 @@ export async function remoteWriteSink(
       }
     },
     abort: async () => {
-      pending = new Map();
-      count = 0;
+      pending.series.clear();
       await dispatcher.destroy();
     },
+    acceptedSamples: () => accepted,
   };
 }
 
@@ -117,16 +150,25 @@ async function post(
   userAgent: string,
   dispatcher: Agent,
   body: Uint8Array,
+  apiKey: Secret | undefined,
 ): Promise<PostOutcome> {
+  let secrets: string[] = [];
   try {
+    const headers = headersFor(target, userAgent);
+    secrets = credentialsOf(headers.authorization, apiKey);
     const res = await request(target.url, {
       method: 'POST',
       dispatcher,
-      headers: headersFor(target, userAgent),
+      headers,
       body,
       signal: AbortSignal.timeout(target.timeoutMs),
     });
-    const text = (await res.body.text()).slice(0, 300).replace(/\s+/g, ' ').trim();
+    // A receiver may echo the request, Authorization header included: the credentials go before the cut, or a
+    // cut could leave half of one that no longer matches.
+    const text = redact(await res.body.text(), secrets)
+      .slice(0, 300)
+      .replace(/\s+/g, ' ')
+      .trim();
     if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true };
     const retryable = res.statusCode >= 500 || res.statusCode === 429;
     const header = res.headers['retry-after'];
@@ -137,8 +179,33 @@ async function post(
       : { ok: false, retryable, message, retryAfterMs };
   } catch (error) {
     const e = error as Error & { cause?: Error };
-    return { ok: false, retryable: true, message: `${e.name}: ${e.cause?.message ?? e.message}` };
+    const message = redact(`${e.name}: ${e.cause?.message ?? e.message}`, secrets).slice(0, 300);
+    return { ok: false, retryable: true, message };
   }
+}
+
+/** What a message must never show: the bearer token, the basic password and its base64 form, the API key. */
+export function credentialsOf(authorization: string | undefined, apiKey: Secret | undefined): string[] {
+  const found = [apiKey?.reveal()];
+  const [scheme, value] = (authorization ?? '').split(' ', 2);
+  if (value && scheme === 'Bearer') found.push(value);
+  if (value && scheme === 'Basic') {
+    found.push(value);
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    found.push(decoded.slice(decoded.indexOf(':') + 1));
+  }
+  // Longest first, so a secret that holds another is taken out whole.
+  return found.filter((s): s is string => !!s).sort((a, b) => b.length - a.length);
+}
+
+/** Every occurrence of each secret, also as a JSON string spells a `/` (`\\/`), replaced. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    out = out.split(secret).join('[REDACTED]');
+    if (secret.includes('/')) out = out.split(secret.replaceAll('/', '\\/')).join('[REDACTED]');
+  }
+  return out;
 }
 
 function headersFor(target: RemoteWriteTarget, userAgent: string): Record<string, string> {

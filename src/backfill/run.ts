@@ -9,10 +9,10 @@ import type { Station } from '../stations/schema.js';
 import type { Failure } from '../upstream/failure.js';
 import { type PauseGate, type RetryOptions, withRetries } from './retry.js';
 import { type Label, stationSeries } from './samples.js';
-import type { Sink } from './sink.js';
+import type { Sink, StationWriter } from './sink.js';
 import { type BackfillStats, countRows } from './stats.js';
 import type { FailedStation } from './summary.js';
-import { type ApiHints, walkStation } from './walk.js';
+import { walkStation } from './walk.js';
 
 /** The two log levels a run uses; a pino Logger fits. */
 export interface RunLog {
@@ -43,7 +43,19 @@ export interface RunOptions {
 export type RunResult =
   /** The station list could not be read, or the sink failed: nothing (more) could be done. */
   | { readonly ok: false; readonly failure: Failure | Error }
-  | { readonly ok: true; readonly failed: readonly FailedStation[] };
+  | {
+      readonly ok: true;
+      readonly failed: readonly FailedStation[];
+      /** A sink that keeps what it accepted (remote write) refused more: the stations listed cover the rest. */
+      readonly sinkFailure?: { readonly message: string; readonly acceptedSamples: number };
+    };
+
+/** Where each station's writing stands, for saying what is missing if the sink fails part way. */
+interface Written {
+  readonly writer: StationWriter;
+  /** The first row of a write the sink threw on. */
+  interruptedFromMs?: number | undefined;
+}
 
 export async function runBackfill(options: RunOptions): Promise<RunResult> {
   const gate: PauseGate = { untilMs: 0 };
@@ -61,15 +73,17 @@ export async function runBackfill(options: RunOptions): Promise<RunResult> {
     'station list read; reading history',
   );
 
-  const hints: ApiHints = { ignoresDateLt: false };
   const failed: FailedStation[] = [];
+  const written = new Map<number, Written>();
   let sinkError: Error | undefined;
   let next = 0;
   const worker = async (): Promise<void> => {
     while (sinkError === undefined && next < stations.length) {
       const station = stations[next++] as Station;
+      const state: Written = { writer: options.sink.station(stationSeries(station, options.labels)) };
+      written.set(station.id, state);
       try {
-        const outcome = await readStation(station, options, retry, hints);
+        const outcome = await readStation(station, options, retry, state);
         if (!outcome.ok)
           failed.push({ id: station.id, failure: outcome.failure, missingFromMs: outcome.missingFromMs });
       } catch (error) {
@@ -81,8 +95,42 @@ export async function runBackfill(options: RunOptions): Promise<RunResult> {
   };
   const workers = Math.max(1, Math.min(options.concurrency, stations.length));
   await Promise.all(Array.from({ length: stations.length === 0 ? 0 : workers }, worker));
+  const acceptedSamples = options.sink.acceptedSamples?.();
+  if (sinkError && acceptedSamples !== undefined) {
+    const all = unwritten(stations, written, failed, options.fromMs, sinkError.message);
+    stats.stationsFailed = all.length;
+    return { ok: true, failed: all, sinkFailure: { message: sinkError.message, acceptedSamples } };
+  }
   stats.stationsFailed = failed.length;
   return sinkError ? { ok: false, failure: sinkError } : { ok: true, failed };
+}
+
+/**
+ * After the sink refused part way, every station with something not written: from its earliest sample the sink
+ * did not have accepted, the write it refused, or where its own read failed; stations never started, all of it.
+ */
+function unwritten(
+  stations: readonly Station[],
+  written: ReadonlyMap<number, Written>,
+  failed: readonly FailedStation[],
+  fromMs: number,
+  message: string,
+): FailedStation[] {
+  const out: FailedStation[] = [];
+  const stopped = { reason: 'not_written', message: `not written: ${message}` } as const;
+  for (const station of stations) {
+    const state = written.get(station.id);
+    const readFailure = failed.find((f) => f.id === station.id);
+    const times = [state?.writer.unwrittenFromMs?.(), state?.interruptedFromMs, readFailure?.missingFromMs];
+    const known = times.filter((t): t is number => t !== undefined);
+    if (state === undefined) out.push({ id: station.id, failure: stopped, missingFromMs: fromMs });
+    else if (known.length > 0) {
+      const missingFromMs = Math.min(...known);
+      const unsent = readFailure === undefined || missingFromMs < readFailure.missingFromMs;
+      out.push({ id: station.id, failure: unsent ? stopped : readFailure.failure, missingFromMs });
+    }
+  }
+  return out;
 }
 
 /** The stations of the list, narrowed to --measurements.stations; ids asked for but not listed are said once. */
@@ -102,10 +150,10 @@ async function readStation(
   station: Station,
   options: RunOptions,
   retry: RetryOptions,
-  hints: ApiHints,
+  state: Written,
 ): ReturnType<typeof walkStation> {
   const { stats } = options;
-  const writer = options.sink.station(stationSeries(station, options.labels));
+  const { writer } = state;
   let covered = options.fromMs;
   const cover = (toMs: number): void => {
     const at = Math.min(Math.max(toMs, covered), options.toMs);
@@ -119,7 +167,6 @@ async function readStation(
     intervalMs: options.intervalMs,
     fromMs: options.fromMs,
     toMs: options.toMs,
-    hints,
     onRequest: (outcome) => {
       stats.requests++;
       if (!outcome.ok) stats.failedRequests++;
@@ -127,7 +174,13 @@ async function readStation(
     onRows: async (rows, answer) => {
       // Rows dated in the future are refused as the live readings refuse them, and counted with the rejected.
       stats.rejectedRows += answer.rejectedRows + (answer.futureRows ?? 0);
-      const samples = rows.length > 0 ? await writer.write(rows) : 0;
+      let samples = 0;
+      try {
+        samples = rows.length > 0 ? await writer.write(rows) : 0;
+      } catch (error) {
+        state.interruptedFromMs = rows[0]?.reading.atMs;
+        throw error;
+      }
       countRows(stats, rows, samples);
     },
     onCursor: cover,

@@ -34,6 +34,14 @@ export const labelPair = z.string().transform((text, ctx): readonly [string, str
     ctx.addIssue({ code: 'custom', message: `the label ${name} is set by the exporter itself` });
     return z.NEVER;
   }
+  // Prometheus treats an empty value as no label at all: the series would silently lack it.
+  if (eq === text.length - 1) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${name}= has an empty value, which Prometheus reads as no label`,
+    });
+    return z.NEVER;
+  }
   return [name, text.slice(eq + 1)];
 });
 

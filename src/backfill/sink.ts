@@ -7,6 +7,11 @@ import type { StationSeries } from './samples.js';
 export interface StationWriter {
   /** Writes the rows' samples; resolves to their number once the sink can take more. */
   readonly write: (rows: readonly RowReading[]) => Promise<number>;
+  /**
+   * A sink that can fail after part of the run is written (remote write): the earliest time of this station's
+   * samples it has been given and not had accepted, if any. A file sink has none: it keeps all or nothing.
+   */
+  readonly unwrittenFromMs?: () => number | undefined;
 }
 
 export interface Sink {
@@ -15,4 +20,6 @@ export interface Sink {
   readonly finish: () => Promise<void>;
   /** Interrupted: leave nothing behind under the output's name. Safe to call more than once. */
   readonly abort: () => Promise<void>;
+  /** Samples the destination has accepted so far, where some can be kept while the run fails (remote write). */
+  readonly acceptedSamples?: () => number;
 }

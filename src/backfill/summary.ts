@@ -8,7 +8,8 @@ import { formatTime } from './time-spec.js';
 
 export interface FailedStation {
   readonly id: number;
-  readonly failure: Failure;
+  /** Why the station's range is missing: a failed read, or `not_written` when the sink refused its samples. */
+  readonly failure: Pick<Failure, 'message'> & { readonly reason: Failure['reason'] | 'not_written' };
   readonly missingFromMs: number;
 }
 
@@ -20,6 +21,8 @@ export interface SummaryInput {
   readonly nowMs: number;
   /** The retry command, when some stations failed. */
   readonly retry: string | undefined;
+  /** Why the run stopped before the end, when the destination refused part way. */
+  readonly stopped?: string | undefined;
 }
 
 const count = (n: number): string => n.toLocaleString('en-US');
@@ -37,6 +40,7 @@ export function summaryText(input: SummaryInput): string {
         ? 'none'
         : `${formatTime(stats.firstRowMs)} to ${formatTime(stats.lastRowMs ?? stats.firstRowMs)}`),
   ];
+  if (input.stopped) lines.push(input.stopped);
   const skipped = Object.entries(stats.skipped).filter(([, n]) => n > 0);
   lines.push(
     `fields left out: ${skipped.length === 0 ? 'none' : skipped.map(([r, n]) => `${r} ${count(n)}`).join(', ')}; ` +
@@ -75,6 +79,7 @@ const REPLACED = new Set(['from', 'to', 'measurements.stations', 'output']);
  * time: "now" will have moved), the output renamed so the first file is not replaced.
  */
 export function retryCommand(
+  program: readonly string[],
   tokens: readonly ArgToken[],
   failed: readonly FailedStation[],
   toMs: number,
@@ -88,7 +93,7 @@ export function retryCommand(
     kept.push(t.value === undefined ? t.rawName : `${t.rawName}=${t.value}`);
   }
   const args = [
-    'cityair-exporter',
+    ...program,
     'backfill',
     `--from=${formatTime(from)}`,
     `--to=${formatTime(toMs)}`,
@@ -97,6 +102,19 @@ export function retryCommand(
     ...kept,
   ];
   return args.map(shellQuote).join(' ');
+}
+
+/**
+ * The program as this run was started, for a command that works where this one did: the package's bin by its
+ * name (on PATH when installed), otherwise `node` and the script's path (relative when under the working
+ * directory), as after `npm ci && npm run build`.
+ */
+export function invokedAs(script: string | undefined, cwd: string = process.cwd()): string[] {
+  if (script === undefined) return ['cityair-exporter'];
+  const name = script.slice(script.lastIndexOf('/') + 1);
+  if (name === 'cityair-exporter') return ['cityair-exporter'];
+  const inside = script.startsWith(`${cwd}/`) ? script.slice(cwd.length + 1) : script;
+  return ['node', inside];
 }
 
 /** last-month.om → last-month.retry.om; `-` stays standard output. */

@@ -10,18 +10,12 @@ import { type RetryOptions, withRetries } from './retry.js';
 /** Rows per request the window is sized for: a day of 5-minute rows. */
 export const ROWS_PER_WINDOW = 288;
 
-/** What the API has shown about date__lt during this run, shared by all stations. */
-export interface ApiHints {
-  ignoresDateLt: boolean;
-}
-
 export interface WalkOptions extends RetryOptions {
   readonly fetch: FetchReadingRows;
   readonly interval: ReadingsInterval;
   readonly intervalMs: number;
   readonly fromMs: number;
   readonly toMs: number;
-  readonly hints: ApiHints;
   /** Called once per request sent. */
   readonly onRequest: (outcome: Result<ParsedRows>) => void;
   /** New rows of the station, in increasing time, never one at or before an earlier one; awaited (backpressure). */
@@ -48,6 +42,9 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
   // Rows strictly after the cursor are still wanted; --from itself is included.
   let cursor = options.fromMs - 1;
   let rows = 0;
+  // Learnt from this station's own answers only: another station's overshooting answer says nothing about this
+  // one's gaps, and ending a walk on its evidence would drop every row after a gap.
+  let ignoresDateLt = false;
   while (cursor < options.toMs - 1) {
     const windowEnd = Math.min(cursor + 1 + windowMs, options.toMs);
     const query: ReadingsQuery = { interval: options.interval, dateGtMs: cursor, dateLtMs: windowEnd };
@@ -61,11 +58,12 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
     if (fresh.length > 0 || answer.rejectedRows > 0 || answer.futureRows) await options.onRows(fresh, answer);
     rows += fresh.length;
     const newest = newestOf(answer.rows);
-    if (newest !== undefined && newest >= windowEnd) options.hints.ignoresDateLt = true;
+    if (newest !== undefined && newest >= windowEnd) ignoresDateLt = true;
     if (newest !== undefined && newest > cursor) cursor = newest;
-    // Nothing newer: if the API is known to ignore date__lt, nothing newer exists at all; otherwise this window
-    // may be a gap (a station switched off for a day), and the walk goes on after it.
-    else if (options.hints.ignoresDateLt) break;
+    // Nothing newer: if this station's answers have gone past date__lt, the empty answer covered everything after
+    // the cursor and nothing newer exists; otherwise this window may be a gap (a station switched off for a day),
+    // and the walk goes on after it.
+    else if (ignoresDateLt) break;
     else cursor = windowEnd - 1;
     options.onCursor?.(cursor);
   }

@@ -28,7 +28,7 @@ export function readReadings(
 ): FetchReadings {
   return async (id, query) => {
     const path = readingsPath(id, query);
-    if (path === undefined) return failure('invalid_payload', `station id ${id} is not a usable integer`);
+    if (path === undefined) return failure('invalid_payload', unusableQuery(id, query));
     return upstream.getJson(path, (json) => parseReadings(id, json, now()));
   };
 }
@@ -39,9 +39,16 @@ export type FetchReadingRows = (id: number, query: ReadingsQuery) => Promise<Res
 export function readReadingRows(upstream: Pick<Upstream, 'getJson'>): FetchReadingRows {
   return async (id, query) => {
     const path = readingsPath(id, query);
-    if (path === undefined) return failure('invalid_payload', `station id ${id} is not a usable integer`);
+    if (path === undefined) return failure('invalid_payload', unusableQuery(id, query));
     return upstream.getJson(path, (json) => parseReadingRows(id, json));
   };
+}
+
+/** Why readingsPath sent nothing: the id, or a time outside what the API can be asked for. */
+function unusableQuery(id: number, query: ReadingsQuery): string {
+  if (!Number.isSafeInteger(id)) return `station id ${id} is not a usable integer`;
+  const lt = query.dateLtMs === undefined ? '' : `, date__lt ${query.dateLtMs}`;
+  return `the time asked for (date__gt ${query.dateGtMs}${lt}, Unix ms) is not one the API can be sent (years 0000 to 9999)`;
 }
 
 const utcSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -51,7 +58,8 @@ export function readingsPath(id: number, query: ReadingsQuery): string | undefin
   // date__lt is exclusive: rounded up to a whole second, it still asks for every row before dateLtMs.
   const lt = query.dateLtMs === undefined ? [] : [Math.ceil(query.dateLtMs / 1000) * 1000];
   const times = [query.dateGtMs, ...lt];
-  if (!Number.isSafeInteger(id) || !times.every(Number.isFinite)) return undefined;
+  // Beyond ±8.64e15 ms a Date is invalid and toISOString throws.
+  if (!Number.isSafeInteger(id) || !times.every((t) => Math.abs(t) <= 8.64e15)) return undefined;
   const [dateGt, dateLt] = times.map(utcSeconds);
   if (![dateGt, dateLt].every((t) => t === undefined || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(t)))
     return undefined;

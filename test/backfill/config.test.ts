@@ -28,6 +28,15 @@ function errorOf(argv: readonly string[], env: NodeJS.ProcessEnv = KEY): string 
 }
 
 describe('backfill settings', () => {
+  it('ends the range at now, refuses a start before 2000 and an empty label value', () => {
+    expect(run(['--from=1d', '--to=2099-01-01T00:00:00Z', '--output=o.om']).toMs).toBe(NOW);
+    for (const from of ['1000000d', '1999-12-31T23:59:59Z'])
+      expect(errorOf([`--from=${from}`, '--output=o.om'])).toBe(
+        'invalid --from: it must not be before 2000-01-01T00:00:00Z (CityAir has no older readings)',
+      );
+    expect(errorOf(['--from=1d', '--output=o.om', '--label=job='])).toContain('job= has an empty value');
+  });
+
   it('reads a relative range, a file, labels, and the exporter settings with their defaults', () => {
     const c = run(['--from=30d', '--output=out.om', '--label', 'job=cityair', '--label=instance=a:9610']);
     expect(c.fromMs).toBe(NOW - 30 * 86_400_000);
@@ -114,7 +123,7 @@ describe('misuse: one line, exit 2', () => {
       ['--from=1d', '--output=-', '--remote-write.url=http://p:9090/api/v1/write'],
       'give exactly one of --output (a file, or - for standard output) and --remote-write.url',
     ],
-    [['--from=1d', '--to=2d', '--output=-'], '--from must be before --to (or before now)'],
+    [['--from=1d', '--to=2d', '--output=-'], '--from must be before --to and before now'],
     [
       ['--from=yesterday', '--output=-'],
       'invalid --from (CITYAIR_BACKFILL_FROM): "yesterday" is neither an RFC 3339 time such as 2026-10-01T00:00:00Z nor a duration such as 30d or 36h',

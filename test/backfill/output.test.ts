@@ -10,7 +10,7 @@ import { openMetricsSink, renderRows } from '../../src/backfill/openmetrics-sink
 import { clock, progressFigures, progressLine, startProgress } from '../../src/backfill/progress.js';
 import { stationSeries } from '../../src/backfill/samples.js';
 import { newStats } from '../../src/backfill/stats.js';
-import { type ArgToken, retryCommand, retryOutput } from '../../src/backfill/summary.js';
+import { type ArgToken, invokedAs, retryCommand, retryOutput } from '../../src/backfill/summary.js';
 import type { RowReading } from '../../src/readings/schema.js';
 import type { Station } from '../../src/stations/schema.js';
 import { failure } from '../../src/upstream/failure.js';
@@ -159,9 +159,19 @@ describe('the retry command', () => {
       { id: 3, failure: failure('http_5xx', 'HTTP 500'), missingFromMs: Date.UTC(2026, 9, 5) },
       { id: 1, failure: failure('timeout', 'slow'), missingFromMs: Date.UTC(2026, 9, 3) },
     ];
-    expect(retryCommand(tokens(argv), failed, Date.UTC(2026, 10, 1), '/data/a b.om')).toBe(
-      "cityair-exporter backfill --from=2026-10-03T00:00:00Z --to=2026-11-01T00:00:00Z --measurements.stations=1,3 '--output=/data/a b.retry.om' '--label=job=it'\\''s'",
+    const program = invokedAs('/usr/lib/node_modules/cityair-exporter/dist/main.js', '/home/me');
+    expect(retryCommand(program, tokens(argv), failed, Date.UTC(2026, 10, 1), '/data/a b.om')).toBe(
+      "node /usr/lib/node_modules/cityair-exporter/dist/main.js backfill --from=2026-10-03T00:00:00Z --to=2026-11-01T00:00:00Z --measurements.stations=1,3 '--output=/data/a b.retry.om' '--label=job=it'\\''s'",
     );
+  });
+
+  it('starts the retry command the way this run was started', () => {
+    expect(invokedAs('/srv/cityair-exporter/dist/main.js', '/srv/cityair-exporter')).toEqual([
+      'node',
+      'dist/main.js',
+    ]);
+    expect(invokedAs('/usr/local/bin/cityair-exporter', '/home/me')).toEqual(['cityair-exporter']);
+    expect(invokedAs('/opt/x/node_modules/.bin/cityair-exporter', '/opt/x')).toEqual(['cityair-exporter']);
   });
 
   it('names the retry output next to the first', () => {

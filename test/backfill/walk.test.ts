@@ -56,7 +56,6 @@ function options(
     intervalMs: STEP,
     fromMs: FROM,
     toMs: TO,
-    hints: { ignoresDateLt: false },
     retries: 3,
     maxBackoffMs: 60_000,
     gate: { untilMs: 0 },

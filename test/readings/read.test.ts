@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/config/secret.js';
 import { DEMO_UNKNOWN_UNIT, demoHasNoGases, demoHasNoReadings } from '../../src/demo/readings.js';
 import { demoPosts } from '../../src/demo/stations.js';
-import { readingsPath } from '../../src/readings/read.js';
+import { readingsPath, readReadingRows } from '../../src/readings/read.js';
 import type { FailureReason, Result } from '../../src/upstream/failure.js';
 import { type Simulator, startSimulator } from '../support/simulator.js';
 import { type TestClient, upstreamClient } from '../support/upstream-client.js';
@@ -66,6 +66,15 @@ describe('readings read', () => {
     );
     expect(readingsPath(1.5, QUERY)).toBeUndefined();
     expect(readingsPath(5, { interval: '5m', dateGtMs: 1e15 })).toBeUndefined();
+    expect(readingsPath(5, { interval: '5m', dateGtMs: -1e17 })).toBeUndefined();
+  });
+
+  it('names the time, not the id, when the time cannot be sent', async () => {
+    const rows = readReadingRows({
+      getJson: async () => ({ ok: false, reason: 'network', message: 'unused' }),
+    });
+    const outcome = await rows(2, { interval: '5m', dateGtMs: -1e17 });
+    expect(outcome.ok ? '' : outcome.message).toMatch(/^the time asked for \(date__gt -1000000/);
   });
 
   it('reads the demo answer: converted values, the unknown unit reported with its text', async () => {
