@@ -16,8 +16,14 @@ const MEANS: Readonly<Record<ReadingsInterval, string>> = {
 };
 
 /** The multiple as reports write it: two decimals below 1, one above. */
+function shownMultiple(multiple: number): number {
+  const digits = multiple < 1 ? 100 : 10;
+  return Math.round(multiple * digits) / digits;
+}
+
 function formatMultiple(multiple: number): string {
-  return `${multiple < 1 ? multiple.toFixed(2) : multiple.toFixed(1)}×`;
+  const shown = shownMultiple(multiple);
+  return `${shown < 1 ? shown.toFixed(2) : shown.toFixed(1)}×`;
 }
 
 function rounded(value: number): number {
@@ -31,7 +37,8 @@ export function concentrationCell(substance: string, value: number | undefined):
   if (norm === undefined) return `<td>${rounded(value)}</td>`;
   const multiple = value / norm;
   const shown = rounded(value);
-  return `<td class="b${bandOf(multiple)}" data-v="${shown}">${shown} <span class="x">${formatMultiple(multiple)}</span></td>`;
+  // The colour follows the number written beside it: 1.0× is within the norm, as for the alerts.
+  return `<td class="b${bandOf(shownMultiple(multiple))}" data-v="${shown}">${shown} <span class="x">${formatMultiple(multiple)}</span></td>`;
 }
 
 /** The substance standing highest against its ПДК м.р., with the multiple. */
@@ -39,7 +46,7 @@ export function highestCell(highest: Highest | undefined): string {
   if (!highest) return '<td>–</td>';
   const { substance, multiple } = highest;
   const v = Math.round(multiple * 1000) / 1000;
-  return `<td class="b${bandOf(multiple)}" data-v="${v}">${SUBSTANCE_NAMES[substance]} ${formatMultiple(multiple)}</td>`;
+  return `<td class="b${bandOf(shownMultiple(multiple))}" data-v="${v}">${SUBSTANCE_NAMES[substance]} ${formatMultiple(multiple)}</td>`;
 }
 
 export const HIGHEST_HEADING = `Highest × ${NORM}`;
