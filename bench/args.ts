@@ -4,12 +4,12 @@ import { z } from 'zod';
 export const PHASES = ['stations', 'checks', 'readings', 'backfill', 'hostile'] as const;
 export type Phase = (typeof PHASES)[number];
 /** Hostile answers take minutes of their own and size the memory limit: asked for by name only. */
-const DEFAULT_PHASES: readonly Phase[] = ['stations', 'checks', 'readings'];
+const DEFAULT_PHASES: readonly Phase[] = ['stations', 'checks', 'readings', 'backfill'];
 
 export interface BenchOptions {
   /**
-   * What runs: the main table (stations), flat memory (checks), the readings round (readings), answers at and
-   * beyond the caps (hostile).
+   * What runs: the main table (stations), flat memory (checks), the readings round (readings), the backfill
+   * (backfill), answers at and beyond the caps (hostile).
    */
   readonly phases: ReadonlySet<Phase>;
   /** Stations of the readings phase's round and cached scrapes. */
