@@ -134,7 +134,7 @@ function logSuccess(log: Logger, before: StationState, after: StationState, byte
   const skipped = skippedCounts(list);
   if (Object.keys(skipped).length > 0 && !sameCounts(skipped, skippedCounts(before.current?.data))) {
     log.warn(
-      { fields_skipped: skipped, examples: list.problems },
+      { fields_skipped: skipped, examples: list.fieldProblems },
       'upstream sent stations with invalid fields, which were left out',
     );
   }

@@ -26,8 +26,10 @@ export interface StationList {
   readonly rejected: { readonly invalid: number; readonly duplicate: number };
   /** Invalid optional fields left out of kept stations, by field; absent means none. */
   readonly skippedFields?: Readonly<Record<StationField, number>>;
-  /** A few element problems, for one log line; never the whole element. */
+  /** A few dropped elements and why, for one log line; never the whole element. */
   readonly problems: readonly string[];
+  /** A few fields left out of kept stations and why, for the other log line. */
+  readonly fieldProblems: readonly string[];
 }
 
 const MAX_OFFSET_SECONDS = 18 * 3600;
@@ -100,6 +102,7 @@ function startStationList(): ElementSink<StationList> {
   const stations: Station[] = [];
   const seen = new Set<number>();
   const problems: string[] = [];
+  const fieldProblems: string[] = [];
   const skippedFields = zeroFields();
   const rejected = { invalid: 0, duplicate: 0 };
   const problem = (text: string): void => {
@@ -123,7 +126,8 @@ function startStationList(): ElementSink<StationList> {
       const e = element as Element;
       const optional = readOptional(e, (field) => {
         skippedFields[field]++;
-        problem(`element ${index} (id ${id}): ${field} is not valid; left out`);
+        if (fieldProblems.length < MAX_PROBLEMS)
+          fieldProblems.push(`element ${index} (id ${id}): ${field} is not valid; left out`);
       });
       stations.push({
         id,
@@ -147,7 +151,7 @@ function startStationList(): ElementSink<StationList> {
           `none of the ${count} elements is a valid station; ${problems[0] ?? ''}`,
         );
       }
-      return { ok: true, value: { stations, rejected, skippedFields, problems } };
+      return { ok: true, value: { stations, rejected, skippedFields, problems, fieldProblems } };
     },
   };
 }

@@ -26,7 +26,7 @@ const listOf = (ids: readonly number[]): StationList => ({
     longitude: undefined,
   })),
   rejected: { invalid: 0, duplicate: 0 },
-  problems: [],
+  problems: [], fieldProblems: [],
 });
 
 /**

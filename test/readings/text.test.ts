@@ -32,7 +32,7 @@ const listOf = (ids: readonly number[]): StationList => ({
     longitude: undefined,
   })),
   rejected: { invalid: 0, duplicate: 0 },
-  problems: [],
+  problems: [], fieldProblems: [],
 });
 
 /** What a scrape at nowMs shows, as the slice computes it: the served readings, rendered. */

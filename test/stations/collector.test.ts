@@ -28,4 +28,21 @@ describe('the station-list collector', () => {
     expect(warnings[0]?.msg).toBe('upstream sent stations with invalid fields, which were left out');
     expect(collector.lastGood()?.stations[0]?.online).toBe(false);
   });
+
+  it('gives as examples of left-out fields the fields, even when dropped elements came first', async () => {
+    const lines: { level: string; msg: string; examples?: string[] }[] = [];
+    const log = createLogger({ level: 'info', format: 'json' }, { write: (l) => lines.push(JSON.parse(l)) });
+    const dropped = Array.from({ length: 8 }, (_, i) => ({ id: `bad ${i}`, name: 'x', isOnline: true }));
+    const answer = [...dropped, { id: 7, name: 'kept', isOnline: true, geo: { longitude: -181 } }];
+    const upstream = {
+      getJsonElements: async <T>(_path: string, reader: ElementsReader<T>) => reader.whole(answer),
+    };
+    const config = configFrom(['--upstream.min-interval=0s']);
+    const collector = createStationsCollector({ config, upstream, registry: new Registry(), log });
+    await collector.source.beforeScrape?.(1000);
+    const fieldsWarning = lines.find(
+      (l) => l.msg === 'upstream sent stations with invalid fields, which were left out',
+    );
+    expect(fieldsWarning?.examples).toEqual(['element 8 (id 7): longitude is not valid; left out']);
+  });
 });

@@ -82,7 +82,7 @@ describe('validation of the station list', () => {
       utc_offset: 2,
       tz: 1,
     });
-    expect(r.value.problems[0]).toBe('element 0 (id 1): latitude is not valid; left out');
+    expect(r.value.fieldProblems[0]).toBe('element 0 (id 1): latitude is not valid; left out');
   });
 
   it('caps names and descriptions, and turns control characters into spaces', () => {

@@ -50,7 +50,7 @@ function station(i: number, overrides: Partial<Station> = {}): Station {
 function sampleList(): StationList {
   const stations = Array.from({ length: 3 * NASTY_NAMES.length }, (_, i) => station(i));
   stations.push(station(1000, { id: 9_007_199_254_740_991, name: 'max safe id' }));
-  return { stations, rejected: { invalid: 2, duplicate: 1 }, problems: [] };
+  return { stations, rejected: { invalid: 2, duplicate: 1 }, problems: [], fieldProblems: [] };
 }
 
 /** The same series through prom-client's own Gauge objects and its own escaping. */
@@ -160,7 +160,7 @@ describe('station families rendered by hand', () => {
       const list: StationList = {
         stations: [station(1, { name })],
         rejected: { invalid: 0, duplicate: 0 },
-        problems: [],
+        problems: [], fieldProblems: [],
       };
       const line = (text: string): string | undefined =>
         wire(text)
@@ -193,13 +193,13 @@ describe('station families rendered by hand', () => {
     const list: StationList = {
       stations: [station(1, { latitude: undefined, longitude: undefined, utcOffsetSeconds: undefined })],
       rejected: { invalid: 0, duplicate: 0 },
-      problems: [],
+      problems: [], fieldProblems: [],
     };
     const text = renderStationFamilies(list);
     expect(text).not.toContain('cityair_station_latitude_degrees');
     expect(text).toContain('cityair_stations{state="online"} 1\n');
     expect(
-      renderStationFamilies({ stations: [], rejected: { invalid: 0, duplicate: 0 }, problems: [] }),
+      renderStationFamilies({ stations: [], rejected: { invalid: 0, duplicate: 0 }, problems: [], fieldProblems: [] }),
     ).toContain('cityair_stations{state="offline"} 0\n');
   });
 
