@@ -81,7 +81,8 @@ function options(stations: ReadonlyMap<number, FakeStation>, sink: Sink, concurr
       value: {
         stations: [...stations.keys()].map(station),
         rejected: { invalid: 0, duplicate: 0 },
-        problems: [], fieldProblems: [],
+        problems: [],
+        fieldProblems: [],
       },
     }),
     fetchRows: fetchRows(stations),

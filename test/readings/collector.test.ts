@@ -39,7 +39,8 @@ const list = (ids: number[]): StationList => ({
     longitude: undefined,
   })),
   rejected: { invalid: 0, duplicate: 0 },
-  problems: [], fieldProblems: [],
+  problems: [],
+  fieldProblems: [],
 });
 
 /** A readings answer with one row at `atMs`: PM2.5 in mg/m³ and a field in a unit nobody converts. */

@@ -26,7 +26,8 @@ const listOf = (ids: readonly number[]): StationList => ({
     longitude: undefined,
   })),
   rejected: { invalid: 0, duplicate: 0 },
-  problems: [], fieldProblems: [],
+  problems: [],
+  fieldProblems: [],
 });
 
 /**

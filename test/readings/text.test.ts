@@ -32,7 +32,8 @@ const listOf = (ids: readonly number[]): StationList => ({
     longitude: undefined,
   })),
   rejected: { invalid: 0, duplicate: 0 },
-  problems: [], fieldProblems: [],
+  problems: [],
+  fieldProblems: [],
 });
 
 /** What a scrape at nowMs shows, as the slice computes it: the served readings, rendered. */

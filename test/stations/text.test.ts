@@ -160,7 +160,8 @@ describe('station families rendered by hand', () => {
       const list: StationList = {
         stations: [station(1, { name })],
         rejected: { invalid: 0, duplicate: 0 },
-        problems: [], fieldProblems: [],
+        problems: [],
+        fieldProblems: [],
       };
       const line = (text: string): string | undefined =>
         wire(text)
@@ -193,13 +194,19 @@ describe('station families rendered by hand', () => {
     const list: StationList = {
       stations: [station(1, { latitude: undefined, longitude: undefined, utcOffsetSeconds: undefined })],
       rejected: { invalid: 0, duplicate: 0 },
-      problems: [], fieldProblems: [],
+      problems: [],
+      fieldProblems: [],
     };
     const text = renderStationFamilies(list);
     expect(text).not.toContain('cityair_station_latitude_degrees');
     expect(text).toContain('cityair_stations{state="online"} 1\n');
     expect(
-      renderStationFamilies({ stations: [], rejected: { invalid: 0, duplicate: 0 }, problems: [], fieldProblems: [] }),
+      renderStationFamilies({
+        stations: [],
+        rejected: { invalid: 0, duplicate: 0 },
+        problems: [],
+        fieldProblems: [],
+      }),
     ).toContain('cityair_stations{state="offline"} 0\n');
   });
 
