@@ -19,6 +19,10 @@ const ISO_DATE =
  * Date.UTC rolls 30 February over into March instead of refusing it.
  */
 export function parseUtcDate(text: string): number | undefined {
+  return plainUtcDate(text) ?? parseIsoDate(text);
+}
+
+function parseIsoDate(text: string): number | undefined {
   const m = ISO_DATE.exec(text);
   if (!m) return undefined;
   const n = (i: number): number => Number(m[i] ?? '0');
@@ -32,4 +36,39 @@ export function parseUtcDate(text: string): number | undefined {
   // 10:30+03:00 is 07:30 UTC: an offset east of Greenwich is subtracted.
   const offsetMs = (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
   return local - offsetMs;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * The form nearly every row has, 2026-10-01T12:05:00Z, read without a match array or a Date: a history has
+ * millions of them. Only a date that is valid in every part is read here; anything else, and every other form,
+ * goes through parseIsoDate, which decides (years before 100 included, which Date.UTC would move to the 1900s).
+ */
+function plainUtcDate(text: string): number | undefined {
+  if (text.length !== 20 || text.charCodeAt(19) !== 0x5a || text.charCodeAt(10) !== 0x54) return undefined;
+  if (text.charCodeAt(4) !== 0x2d || text.charCodeAt(7) !== 0x2d) return undefined;
+  if (text.charCodeAt(13) !== 0x3a || text.charCodeAt(16) !== 0x3a) return undefined;
+  const y = digits(text, 0, 4);
+  const mo = digits(text, 5, 2);
+  const d = digits(text, 8, 2);
+  const h = digits(text, 11, 2);
+  const mi = digits(text, 14, 2);
+  const s = digits(text, 17, 2);
+  // NaN (a character that is not a digit) fails every comparison below.
+  if (!(y >= 100 && mo >= 1 && mo <= 12 && d >= 1 && h <= 23 && mi <= 59 && s <= 59)) return undefined;
+  const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (d > (DAYS_IN_MONTH[mo - 1] as number) + (leap ? 1 : 0)) return undefined;
+  return Date.UTC(y, mo - 1, d, h, mi, s);
+}
+
+/** The number written by `length` ASCII digits from `start`, or NaN. */
+function digits(text: string, start: number, length: number): number {
+  let n = 0;
+  for (let i = start; i < start + length; i++) {
+    const c = text.charCodeAt(i) - 0x30;
+    if (c < 0 || c > 9) return Number.NaN;
+    n = n * 10 + c;
+  }
+  return n;
 }

@@ -1,6 +1,7 @@
 // What a converted reading may be. A value outside the physically possible range of its quantity is a broken
 // sensor or a broken answer, never air: it is left out and counted (out_of_range), not exported. The README's
 // table of ranges is this one.
+import { roundToSignificant } from './precision.js';
 
 export interface Range {
   readonly min: number;
@@ -31,7 +32,7 @@ export const SIGNIFICANT_DIGITS = 12;
 /** value × factor as a person would write it, or undefined when the result is not a possible reading. */
 export function convertWithin(value: number, factor: number, range: Range): number | undefined {
   // A value that needs no conversion is printed as it was sent.
-  const converted = factor === 1 ? value : Number((value * factor).toPrecision(SIGNIFICANT_DIGITS));
+  const converted = factor === 1 ? value : roundToSignificant(value * factor, SIGNIFICANT_DIGITS);
   // Written so that NaN fails too; Infinity is outside every range.
   return converted >= range.min && converted <= range.max ? converted : undefined;
 }

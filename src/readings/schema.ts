@@ -4,11 +4,19 @@
 import { z } from 'zod';
 import type { Result } from '../upstream/failure.js';
 import { parseUtcDate } from './dates.js';
-import { aqiRange, convertWithin, PHYSICAL_RANGES, type Range } from './ranges.js';
+import {
+  type AnswerFields,
+  answerFields,
+  cut,
+  LABEL_NAME,
+  type SkippedField,
+  type WeatherKey,
+} from './fields.js';
+import { aqiRange, convertWithin } from './ranges.js';
 import { type RowCounts, type ValidRow, validRows } from './rows.js';
-import { type Quantity, recogniseUnit, type Unit } from './units.js';
 
 export type { ReadingsInterval } from '../config/setting-values.js';
+export { SKIP_REASONS, type SkippedField, type SkipReason } from './fields.js';
 export { parseUtcDate };
 
 /** The averaging intervals the exporter may ask for (--measurements.interval). */
@@ -27,36 +35,6 @@ export interface StationReading {
   readonly aqi: ReadonlyMap<string, number>;
 }
 
-/** Why a field of the newest row was left out: the `reason` label of cityair_measurements_fields_skipped. */
-export const SKIP_REASONS = [
-  /** Absent from the row, or null: the station lacks that sensor. */
-  'missing',
-  /** Present but not a finite JSON number (a string, an object...). */
-  'not_a_number',
-  /** meta.units gives no unit (or not a string) for the field. */
-  'no_unit',
-  /** The unit text is not one this exporter converts. */
-  'unknown_unit',
-  /** A known unit of the wrong quantity for the field (temperature in %, humidity in hPa, a gas in °C...). */
-  'unit_mismatch',
-  /** The name would make an unsafe label value (see LABEL_NAME). */
-  'invalid_name',
-  /** Over the per-station cap on substances or indices. */
-  'too_many',
-  /** Outside the physically possible range of its quantity once converted (see ranges.ts), or not finite. */
-  'out_of_range',
-] as const;
-
-export type SkipReason = (typeof SKIP_REASONS)[number];
-
-export interface SkippedField {
-  /** The upstream field (or aqi key), cut to 64 characters, for a log line only. */
-  readonly field: string;
-  readonly reason: SkipReason;
-  /** The unit text as sent (cut to 64 characters), for 'unknown_unit' and 'unit_mismatch'. */
-  readonly unit?: string;
-}
-
 /**
  * One valid answer: the newest row's reading, or undefined when no row may be served (`data` empty: no row in
  * the window asked for; or every row dated in the future).
@@ -65,20 +43,8 @@ export type ParsedReadings =
   | (RowCounts & { readonly reading: StationReading; readonly skipped: readonly SkippedField[] })
   | (RowCounts & { readonly reading: undefined; readonly skipped: readonly [] });
 
-// Upstream names become label values. Only short lowercase ASCII names pass, so a label can never carry markup,
-// quotes or a new line, and the caps bound the series one station can add, whatever the answer holds.
-const LABEL_NAME = /^[a-z][a-z0-9_]{0,31}$/;
 const MAX_SUBSTANCES = 32;
 const MAX_AQI_INDICES = 8;
-/** Fields looked at per answer (the seen ones first); the rest count as too_many. */
-const MAX_FIELDS = 64;
-
-/** Row keys that are not readings. */
-const ROW_META = new Set(['postId', 'date', 'version', 'aqi']);
-/** Fields seen on every host: looked at even when meta.units leaves them out (then they count as no_unit). */
-const SEEN_FIELDS = ['pm2', 'pm10', 'co', 'no2', 'so2', 'o3', 'h2s', 'temperature', 'humidity', 'pressure'];
-
-const cut = (s: string): string => (s.length > 64 ? `${s.slice(0, 61)}...` : s);
 
 /**
  * Validates one answer for station `id`, read at `nowMs` (rows.ts), and reads the newest row not dated in the
@@ -91,7 +57,7 @@ export function parseReadings(id: number, body: unknown, nowMs: number = Date.no
   let newest: ValidRow | undefined;
   for (const r of rows) if (newest === undefined || r.atMs >= newest.atMs) newest = r;
   if (newest === undefined) return { ok: true, value: { reading: undefined, skipped: [], ...counts } };
-  return { ok: true, value: { ...readRow(id, newest.row, newest.atMs, units), ...counts } };
+  return { ok: true, value: { ...readRow(id, newest.row, newest.atMs, answerFields(units)), ...counts } };
 }
 
 /** A valid row of an answer: its reading and the fields left out of it. */
@@ -108,32 +74,30 @@ export function parseReadingRows(id: number, body: unknown, nowMs: number = Date
   const valid = validRows(id, body, nowMs);
   if (!valid.ok) return valid;
   const { rows, units, counts } = valid.value;
-  return { ok: true, value: { rows: rows.map((r) => readRow(id, r.row, r.atMs, units)), ...counts } };
+  const fields = answerFields(units);
+  return { ok: true, value: { rows: rows.map((r) => readRow(id, r.row, r.atMs, fields)), ...counts } };
 }
 
 function readRow(
   id: number,
   row: Record<string, unknown>,
   atMs: number,
-  units: Record<string, unknown>,
+  answer: AnswerFields,
 ): { reading: StationReading; skipped: SkippedField[] } {
-  const skipped: SkippedField[] = [];
+  const skipped: SkippedField[] = answer.overflow.length > 0 ? [...answer.overflow] : [];
   const concentrations = new Map<string, number>();
   const weather: Partial<Record<WeatherKey, number>> = {};
-  for (const field of fieldsOf(units, skipped)) {
-    const value = Object.hasOwn(row, field) ? row[field] : undefined;
-    const unitText = Object.hasOwn(units, field) ? units[field] : undefined;
-    if (value === undefined || value === null) skipped.push({ field: cut(field), reason: 'missing' });
-    else if (typeof value !== 'number' || !Number.isFinite(value))
-      skipped.push({ field: cut(field), reason: 'not_a_number' });
-    else if (typeof unitText !== 'string' || unitText.trim() === '')
-      skipped.push({ field: cut(field), reason: 'no_unit' });
+  for (const field of answer.fields) {
+    const value = Object.hasOwn(row, field.name) ? row[field.name] : undefined;
+    if (value === undefined || value === null) skipped.push(field.missing);
+    else if (typeof value !== 'number' || !Number.isFinite(value)) skipped.push(field.notANumber);
+    else if (field.unusable) skipped.push(field.unusable);
     else {
-      const unit = recogniseUnit(unitText);
-      const problem = place(field, value, unit, concentrations, weather);
-      if (problem === 'unknown_unit' || problem === 'unit_mismatch')
-        skipped.push({ field: cut(field), reason: problem, unit: cut(unitText) });
-      else if (problem) skipped.push({ field: cut(field), reason: problem });
+      const converted = convertWithin(value, field.factor, field.range);
+      if (converted === undefined) skipped.push(field.outOfRange);
+      else if (field.weather) weather[field.weather] = converted;
+      else if (concentrations.size >= MAX_SUBSTANCES) skipped.push(field.tooMany);
+      else concentrations.set(field.substance, converted);
     }
   }
   const aqi = readAqi(row.aqi, skipped);
@@ -151,76 +115,45 @@ function readRow(
   };
 }
 
-/** The fields to look at: the seen ones first (so a flood of others cannot crowd them out), then meta.units'. */
-function fieldsOf(units: Record<string, unknown>, skipped: SkippedField[]): string[] {
-  const fields: string[] = [];
-  const names = new Set([...SEEN_FIELDS, ...Object.keys(units)]);
-  for (const name of names) {
-    if (ROW_META.has(name)) continue;
-    if (fields.length >= MAX_FIELDS) skipped.push({ field: cut(name), reason: 'too_many' });
-    else fields.push(name);
-  }
-  return fields;
-}
-
-type WeatherKey = 'temperature' | 'humidity' | 'pressure';
-const WEATHER: Readonly<Record<string, { quantity: Quantity; key: WeatherKey; range: Range }>> = {
-  temperature: { quantity: 'temperature', key: 'temperature', range: PHYSICAL_RANGES.temperature },
-  humidity: { quantity: 'percent', key: 'humidity', range: PHYSICAL_RANGES.humidity },
-  pressure: { quantity: 'pressure', key: 'pressure', range: PHYSICAL_RANGES.pressure },
-};
-
-/** Stores a converted value where it belongs, or says why it cannot. */
-function place(
-  field: string,
-  value: number,
-  unit: Unit | undefined,
-  concentrations: Map<string, number>,
-  weather: Partial<Record<WeatherKey, number>>,
-): SkipReason | undefined {
-  if (unit === undefined) return 'unknown_unit';
-  const target = Object.hasOwn(WEATHER, field) ? WEATHER[field] : undefined;
-  if (target) {
-    if (unit.quantity !== target.quantity) return 'unit_mismatch';
-    const converted = convertWithin(value, unit.factor, target.range);
-    if (converted === undefined) return 'out_of_range';
-    weather[target.key] = converted;
-    return undefined;
-  }
-  if (unit.quantity !== 'concentration') return 'unit_mismatch';
-  const substance = field === 'pm2' ? 'pm2.5' : field;
-  if (substance !== 'pm2.5' && !LABEL_NAME.test(substance)) return 'invalid_name';
-  const converted = convertWithin(value, unit.factor, PHYSICAL_RANGES.concentration);
-  if (converted === undefined) return 'out_of_range';
-  if (concentrations.size >= MAX_SUBSTANCES) return 'too_many';
-  concentrations.set(substance, converted);
-  return undefined;
-}
-
 const aqiValue = z.object({ value: z.unknown() });
 
 /** `aqi: {cityairAqi: {value: 3}}` → cityair → 3; an index without a finite value is skipped. */
 function readAqi(raw: unknown, skipped: SkippedField[]): Map<string, number> {
   const out = new Map<string, number>();
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return out;
-  for (const [key, entry] of Object.entries(raw)) {
-    const label = indexLabel(key);
-    const field = cut(`aqi.${key}`);
-    const parsed = aqiValue.safeParse(entry);
+  const entries = raw as Record<string, unknown>;
+  for (const key of Object.keys(entries)) {
+    const label = knownIndexLabel(key);
+    const parsed = aqiValue.safeParse(entries[key]);
     const value = parsed.success ? parsed.data.value : undefined;
     // Two keys naming one label (cityairAqi and cityair) cannot be told apart: the first one keeps it.
-    if (label === undefined || out.has(label)) skipped.push({ field, reason: 'invalid_name' });
-    else if (value === undefined || value === null) skipped.push({ field, reason: 'missing' });
-    else if (typeof value !== 'number' || !Number.isFinite(value))
-      skipped.push({ field, reason: 'not_a_number' });
+    if (label === undefined || out.has(label)) skipIndex(skipped, key, 'invalid_name');
+    else if (value === undefined || value === null) skipIndex(skipped, key, 'missing');
+    else if (typeof value !== 'number' || !Number.isFinite(value)) skipIndex(skipped, key, 'not_a_number');
     else {
       const inRange = convertWithin(value, 1, aqiRange(label));
-      if (inRange === undefined) skipped.push({ field, reason: 'out_of_range' });
-      else if (out.size >= MAX_AQI_INDICES) skipped.push({ field, reason: 'too_many' });
+      if (inRange === undefined) skipIndex(skipped, key, 'out_of_range');
+      else if (out.size >= MAX_AQI_INDICES) skipIndex(skipped, key, 'too_many');
       else out.set(label, inRange);
     }
   }
   return out;
+}
+
+function skipIndex(skipped: SkippedField[], key: string, reason: SkippedField['reason']): void {
+  skipped.push({ field: cut(`aqi.${key}`), reason });
+}
+
+// Every row of a host names the same few indices: each key is worked out once. The bound keeps a host that sends
+// new keys all the time from growing it.
+const indexLabels = new Map<string, string | undefined>();
+const MAX_INDEX_LABELS = 256;
+
+function knownIndexLabel(key: string): string | undefined {
+  if (indexLabels.has(key)) return indexLabels.get(key);
+  const label = indexLabel(key);
+  if (indexLabels.size < MAX_INDEX_LABELS && key.length <= 40) indexLabels.set(key, label);
+  return label;
 }
 
 /** cityairAqi → cityair, instantAqi → instant, someOtherIndexAqi → some_other_index; undefined when unsafe. */

@@ -253,6 +253,28 @@ describe('the newest row', () => {
       expect(parseUtcDate(bad), bad).toBeUndefined();
     }
   });
+
+  it('reads the plain UTC form (read on a shorter path) exactly as the same time with an offset of +00:00', () => {
+    let seed = 11;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0;
+      return Math.floor((seed / 0x1_0000_0000) * n);
+    };
+    const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+    let valid = 0;
+    const differ: string[] = [];
+    for (let i = 0; i < 60_000; i++) {
+      // Every part a little past its range at both ends, leap years, and now and then a character not a digit.
+      const parts = [pad(next(10_000), 4), pad(next(14), 2), pad(next(33), 2), pad(next(26), 2)];
+      const text = `${parts.join('-').replace(/-(\d\d)$/, 'T$1')}:${pad(next(62), 2)}:${pad(next(62), 2)}`;
+      const odd = next(50) === 0 ? text.replace(/\d(?=\d*$)/, 'x') : text;
+      const plain = parseUtcDate(`${odd}Z`);
+      if (plain !== parseUtcDate(`${odd}+00:00`)) differ.push(odd);
+      if (plain !== undefined) valid++;
+    }
+    expect(differ.slice(0, 5)).toEqual([]);
+    expect(valid).toBeGreaterThan(10_000);
+  });
 });
 
 describe('fields left out', () => {
