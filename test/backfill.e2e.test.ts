@@ -28,7 +28,7 @@ import { prometheusPath, type RunningPrometheus, startPrometheus } from './suppo
 import { promtoolPath } from './support/promtool.js';
 import { type Simulator, startSimulator } from './support/simulator.js';
 
-const KEY = 'backfill-e2e-key-5f2a';
+const KEY = 'bf-e2e-7Qx2Lm9Tz4Wk';
 const STEP = 300_000;
 const DAY = 86_400_000;
 const posts = demoPosts();
@@ -299,6 +299,7 @@ describe('exit statuses and the retry command', () => {
         .stderr()
         .split('\n')
         .find((l) => l.includes('backfill progress')) ?? '';
+    expect(progress, running.stderr()).not.toBe('');
     const figures = JSON.parse(progress);
     expect(figures).toMatchObject({ level: 'info', msg: 'backfill progress' });
     expect(figures.stations).toMatch(new RegExp(`^\\d+/${posts.length}$`));
