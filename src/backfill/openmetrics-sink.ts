@@ -69,16 +69,24 @@ function stationWriter(
     }),
   );
   let samples = 0;
+  // " <timestamp>\n" of the row being written, the same for its dozen samples: formatted once per row.
+  const ending = new Uint8Array(MAX_NUMBER_BYTES + 2);
+  let endingLength = 0;
+  let endingAtMs = Number.NaN;
   const visit = (s: EncodedSeries, value: number, atMs: number): void => {
     const lane = lanes.lanes[s.lane];
     if (lane === undefined) return;
-    reserve(lanes, lane, s.prefix.length + 2 * MAX_NUMBER_BYTES + 2);
+    if (atMs !== endingAtMs) {
+      ending[0] = SPACE;
+      endingLength = writeNumber(ending, 1, atMs / 1000);
+      ending[endingLength++] = NEWLINE;
+      endingAtMs = atMs;
+    }
+    reserve(lanes, lane, s.prefix.length + MAX_NUMBER_BYTES + endingLength);
     const chunk = lane.chunk;
     chunk.set(s.prefix, lane.at);
     let at = writeNumber(chunk, lane.at + s.prefix.length, value);
-    chunk[at++] = SPACE;
-    at = writeNumber(chunk, at, atMs / 1000);
-    chunk[at++] = NEWLINE;
+    for (let i = 0; i < endingLength; i++) chunk[at++] = ending[i] as number;
     lane.at = at;
     samples++;
   };
