@@ -17,6 +17,8 @@ export interface BenchOptions {
   /** Stations and days of 5-minute rows the backfill phase reads. */
   readonly backfillStations: number;
   readonly backfillDays: number;
+  /** Runs of the backfill phase; the table gives each and, when more than one, their median. */
+  readonly backfillRuns: number;
   readonly sizes: readonly number[];
   /** Timed scrapes per size and mode; undefined lets each size pick a count that fits the time budget. */
   readonly scrapes: number | undefined;
@@ -48,6 +50,7 @@ const flagsSchema = z
     'readings-stations': count.max(100_000).optional(),
     'backfill-stations': count.max(100_000).optional(),
     'backfill-days': count.max(366).optional(),
+    'backfill-runs': count.max(9).optional(),
     'memory-stations': count.optional(),
     quick: z.literal(true).optional(),
     'skip-memory': z.literal(true).optional(),
@@ -58,7 +61,7 @@ const flagsSchema = z
 export const USAGE = `usage: npm run bench -- [--sizes=1000,10000,100000] [--scrapes=N] [--memory-stations=N]
                          [--quick] [--skip-memory] [--out=docs/benchmarks.md]
                          [--phases=stations,checks,readings,backfill,hostile] [--readings-stations=10000]
-                         [--backfill-stations=1000] [--backfill-days=30]`;
+                         [--backfill-stations=1000] [--backfill-days=30] [--backfill-runs=1]`;
 
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const raw: Record<string, string | true> = {};
@@ -79,6 +82,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     readingsStations: f['readings-stations'] ?? (quick ? 200 : 10_000),
     backfillStations: f['backfill-stations'] ?? (quick ? 20 : 1000),
     backfillDays: f['backfill-days'] ?? (quick ? 2 : 30),
+    backfillRuns: f['backfill-runs'] ?? 1,
     sizes: f.sizes ?? (quick ? [200] : [1000, 10_000, 100_000]),
     scrapes: f.scrapes ?? (quick ? 20 : undefined),
     memoryStations: f['memory-stations'] ?? 1000,

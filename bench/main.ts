@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { syntheticPosts } from '../src/demo/stations.js';
 import { type Simulator, startSimulator } from '../test/support/simulator.js';
 import { type BenchOptions, parseBenchArgs } from './args.js';
-import { judgeBackfill, measureBackfill, renderBackfill } from './backfill.js';
+import { judgeBackfill, measureBackfillRuns, renderBackfill } from './backfill.js';
 import { timeScrapes } from './batch.js';
 import { createScraper, median, quantile } from './client.js';
 import { pasteBetweenMarkers } from './doc-markers.js';
@@ -211,7 +211,12 @@ async function runReadings(options: BenchOptions): Promise<Part> {
 
 async function runBackfillPhase(options: BenchOptions): Promise<Part> {
   const notes: string[] = [];
-  const result = await measureBackfill(options.backfillStations, options.backfillDays, notes);
+  const result = await measureBackfillRuns(
+    options.backfillStations,
+    options.backfillDays,
+    options.backfillRuns,
+    notes,
+  );
   process.stderr.write(
     `bench: backfill ${options.backfillStations} stations × ${options.backfillDays} days done\n`,
   );

@@ -8,6 +8,7 @@ import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKFILL_FAMILIES } from '../src/backfill/samples.js';
 import { demoHistoryIntercept, demoReadings } from '../src/demo/history.js';
 import { demoHasNoReadings } from '../src/demo/readings.js';
 import {
@@ -24,6 +25,7 @@ import {
   substitute,
 } from './monitoring/model.js';
 import { runBackfill, spawnBackfill } from './support/backfill.js';
+import { readStrictOpenMetrics } from './support/openmetrics-strict.js';
 import { prometheusPath, type RunningPrometheus, startPrometheus } from './support/prometheus.js';
 import { promtoolPath } from './support/promtool.js';
 import { type Simulator, startSimulator } from './support/simulator.js';
@@ -202,6 +204,13 @@ describe.skipIf(!promtoolPath() || !prometheusPath())('backfill into Prometheus 
     },
   );
 
+  it('writes strict OpenMetrics: each family whole, its HELP and TYPE first, every series forward in time, # EOF last', () => {
+    const strict = readStrictOpenMetrics(readFileSync(join(dir, 'air.om'), 'utf8'));
+    expect(strict.problems).toEqual([]);
+    expect(strict.families).toEqual(BACKFILL_FAMILIES.map((f) => f.name));
+    expect(run.stderr).toContain(`${strict.samples.toLocaleString('en-US')} samples`);
+  });
+
   it('never writes the API key into the file or the output', () => {
     expect(readFileSync(join(dir, 'air.om'), 'utf8')).not.toContain(KEY);
     expect(run.stderr + run.stdout).not.toContain(KEY);
@@ -281,7 +290,7 @@ describe('exit statuses and the retry command', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^# HELP /);
-    expect(r.stdout.endsWith('# EOF\n')).toBe(true);
+    expect(readStrictOpenMetrics(r.stdout).problems).toEqual([]);
   });
 
   it('logs progress every 10 s off a terminal, and leaves no file when interrupted', async () => {

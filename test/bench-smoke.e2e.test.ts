@@ -1,5 +1,5 @@
-// `npm run bench --quick` end to end with tiny lists: it must produce its tables (stations, and the readings
-// round of 200 stations with its cached scrapes) without problems. Timing is
+// `npm run bench --quick` end to end with tiny lists: it must produce its tables (stations, the readings round of
+// 200 stations with its cached scrapes, and a backfill) without problems. Timing is
 // never asserted here: the machine is shared and noisy.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +26,9 @@ describe('npm run bench -- --quick', () => {
     // Every station read once in the round, and the scrapes after it carry reading series.
     expect(run.stdout).toMatch(/^\| 200 +\| +16 \| +200 \|/m);
     expect(run.stdout).toMatch(/^\| 200 +\| cached \+ readings \| +[1-9][\d,]* \|/m);
+    // The backfill of 20 stations' two days, with its own CPU and the simulator's.
+    expect(run.stdout).toContain('Backfill of 20 stations × 2 days');
+    expect(run.stdout).toMatch(/^\| 1 \| [1-9][\d,]* \| [1-9][\d,]* \| [1-9][\d,]* \|( [\d.,]+ \|){7}$/m);
     expect(run.stdout).not.toMatch(/memory flat/);
     expect(run.stdout).not.toContain('Problems:');
   });

@@ -11,7 +11,7 @@ import { parseRetryAfter } from '../upstream/failure.js';
 import type { RemoteWriteTarget } from './config.js';
 import { encodeWriteRequest, type WireSeries, wireLabels } from './remote-write-proto.js';
 import { backoffMs } from './retry.js';
-import { forEachSample, type Series } from './samples.js';
+import { forEachSample, type Series, stationSeries } from './samples.js';
 import type { Sink, StationWriter } from './sink.js';
 
 export interface RemoteWriteOptions {
@@ -83,24 +83,24 @@ export async function remoteWriteSink(
     if (failed) throw failed;
   };
 
-  const station = (series: Parameters<Sink['station']>[0]): StationWriter => {
+  const station: Sink['station'] = (of, labels): StationWriter => {
+    const series = stationSeries(of, labels, (s: Series) => s);
     const owner = {};
     return {
       write: async (rows) => {
         if (failed) throw failed;
         let samples = 0;
         const batch = pending;
-        for (const { reading } of rows) {
-          forEachSample(reading, series, (s, value) => {
-            let p = batch.series.get(s);
-            if (p === undefined) {
-              p = { labels: wireLabels(s.family.name, s.labels), samples: [] };
-              batch.series.set(s, p);
-            }
-            p.samples.push({ value, timestamp: reading.atMs });
-            samples++;
-          });
-        }
+        const visit = (s: Series, value: number, timestamp: number): void => {
+          let p = batch.series.get(s);
+          if (p === undefined) {
+            p = { labels: wireLabels(s.family.name, s.labels), samples: [] };
+            batch.series.set(s, p);
+          }
+          p.samples.push({ value, timestamp });
+          samples++;
+        };
+        for (const { reading } of rows) forEachSample(reading, series, visit);
         const first = rows[0]?.reading.atMs;
         if (samples > 0 && first !== undefined && !batch.earliest.has(owner))
           batch.earliest.set(owner, first);

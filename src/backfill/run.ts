@@ -8,7 +8,7 @@ import type { FetchStations } from '../stations/read.js';
 import type { Station } from '../stations/schema.js';
 import type { Failure } from '../upstream/failure.js';
 import { type PauseGate, type RetryOptions, withRetries } from './retry.js';
-import { type Label, stationSeries } from './samples.js';
+import type { Label } from './samples.js';
 import type { Sink, StationWriter } from './sink.js';
 import { type BackfillStats, countRows } from './stats.js';
 import type { FailedStation } from './summary.js';
@@ -80,7 +80,7 @@ export async function runBackfill(options: RunOptions): Promise<RunResult> {
   const worker = async (): Promise<void> => {
     while (sinkError === undefined && next < stations.length) {
       const station = stations[next++] as Station;
-      const state: Written = { writer: options.sink.station(stationSeries(station, options.labels)) };
+      const state: Written = { writer: options.sink.station(station, options.labels) };
       written.set(station.id, state);
       try {
         const outcome = await readStation(station, options, retry, state);

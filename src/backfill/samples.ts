@@ -23,32 +23,34 @@ export const BACKFILL_FAMILIES: readonly MetricSpec[] = [
 /** A label pair; the station's `id` comes first, the user's --label pairs last. */
 export type Label = readonly [string, string];
 
-/**
- * One series of a station: its family and labels. Built once per station and family (and substance or index),
- * then reused for every row, so a sink can cache its encoding on it.
- */
+/** One series of a station: its family and labels. */
 export interface Series {
   readonly family: MetricSpec;
   readonly labels: readonly Label[];
 }
 
-/** Everything a station's rows need to become samples: its series, made on first use. */
-export interface StationSeries {
+/**
+ * Everything a station's rows need to become samples: its series, each made once (on first use) into what a sink
+ * writes it as (its encoded name and labels, its batch), and reused for every row.
+ */
+export interface StationSeries<T> {
   readonly station: Station;
   /** The series of a family, with an extra label (substance, index) when the family has one. */
-  readonly get: (family: MetricSpec, label?: string, value?: string) => Series;
+  readonly get: (family: MetricSpec, label?: string, value?: string) => T;
 }
 
-export function stationSeries(station: Station, extraLabels: readonly Label[]): StationSeries {
+export function stationSeries<T>(
+  station: Station,
+  extraLabels: readonly Label[],
+  make: (series: Series) => T,
+): StationSeries<T> {
   // By family, then by substance or index: no key string is built per sample.
-  const plain = new Map<MetricSpec, Series>();
-  const named = new Map<MetricSpec, Map<string, Series>>();
+  const plain = new Map<MetricSpec, T>();
+  const named = new Map<MetricSpec, Map<string, T>>();
   const id: Label = ['id', String(station.id)];
-  const make = (family: MetricSpec, own: readonly Label[]): Series => ({
-    family,
-    labels: [...own, ...extraLabels],
-  });
-  const get = (family: MetricSpec, label?: string, value?: string): Series => {
+  const made = (family: MetricSpec, own: readonly Label[]): T =>
+    make({ family, labels: [...own, ...extraLabels] });
+  const get = (family: MetricSpec, label?: string, value?: string): T => {
     if (label === undefined || value === undefined) {
       let series = plain.get(family);
       if (series === undefined) {
@@ -56,7 +58,7 @@ export function stationSeries(station: Station, extraLabels: readonly Label[]): 
         const own: Label[] = info
           ? [id, ['name', station.name], ['description', station.description], ['tz', station.tz]]
           : [id];
-        series = make(family, own);
+        series = made(family, own);
         plain.set(family, series);
       }
       return series;
@@ -68,7 +70,7 @@ export function stationSeries(station: Station, extraLabels: readonly Label[]): 
     }
     let series = byName.get(value);
     if (series === undefined) {
-      series = make(family, [id, [label, value]]);
+      series = made(family, [id, [label, value]]);
       byName.set(value, series);
     }
     return series;
@@ -76,32 +78,23 @@ export function stationSeries(station: Station, extraLabels: readonly Label[]): 
   return { station, get };
 }
 
-/** Calls `visit` for each sample of one row, in the order of BACKFILL_FAMILIES. */
-export function forEachSample(
-  row: StationReading,
-  series: StationSeries,
-  visit: (series: Series, value: number) => void,
-): void {
-  const M = READING_METRICS;
-  labelled(row.concentrations, 'substance', M.concentration, series, visit);
-  if (row.temperatureCelsius !== undefined) visit(series.get(M.temperature), row.temperatureCelsius);
-  if (row.humidityRatio !== undefined) visit(series.get(M.humidity), row.humidityRatio);
-  if (row.pressurePascals !== undefined) visit(series.get(M.pressure), row.pressurePascals);
-  labelled(row.aqi, 'index', M.aqi, series, visit);
-  visit(series.get(M.timestamp), row.atMs / 1000);
-  const { station } = series;
-  visit(series.get(STATION_METRICS.info), 1);
-  if (station.latitude !== undefined) visit(series.get(STATION_METRICS.latitude), station.latitude);
-  if (station.longitude !== undefined) visit(series.get(STATION_METRICS.longitude), station.longitude);
-}
+/** Takes one sample: its series as the sink made it, its value, and the row's time (ms). */
+export type Visit<T> = (series: T, value: number, atMs: number) => void;
 
-function labelled(
-  values: ReadonlyMap<string, number>,
-  label: string,
-  family: MetricSpec,
-  series: StationSeries,
-  visit: (series: Series, value: number) => void,
-): void {
+/** Calls `visit` for each sample of one row, in the order of BACKFILL_FAMILIES. */
+export function forEachSample<T>(row: StationReading, series: StationSeries<T>, visit: Visit<T>): void {
+  const M = READING_METRICS;
+  const at = row.atMs;
   // In the parser's order (fixed for an answer): sorting would cost an array per row and family, for nothing.
-  for (const [name, value] of values) visit(series.get(family, label, name), value);
+  for (const [name, value] of row.concentrations)
+    visit(series.get(M.concentration, 'substance', name), value, at);
+  if (row.temperatureCelsius !== undefined) visit(series.get(M.temperature), row.temperatureCelsius, at);
+  if (row.humidityRatio !== undefined) visit(series.get(M.humidity), row.humidityRatio, at);
+  if (row.pressurePascals !== undefined) visit(series.get(M.pressure), row.pressurePascals, at);
+  for (const [name, value] of row.aqi) visit(series.get(M.aqi, 'index', name), value, at);
+  visit(series.get(M.timestamp), at / 1000, at);
+  const { station } = series;
+  visit(series.get(STATION_METRICS.info), 1, at);
+  if (station.latitude !== undefined) visit(series.get(STATION_METRICS.latitude), station.latitude, at);
+  if (station.longitude !== undefined) visit(series.get(STATION_METRICS.longitude), station.longitude, at);
 }

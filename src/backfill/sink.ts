@@ -2,7 +2,8 @@
 // rows at a time, in increasing time for that station, and resolves when it can take more: that is the whole
 // backpressure between reading the API and writing, and what keeps memory bounded.
 import type { RowReading } from '../readings/schema.js';
-import type { StationSeries } from './samples.js';
+import type { Station } from '../stations/schema.js';
+import type { Label } from './samples.js';
 
 export interface StationWriter {
   /** Writes the rows' samples; resolves to their number once the sink can take more. */
@@ -15,7 +16,8 @@ export interface StationWriter {
 }
 
 export interface Sink {
-  readonly station: (series: StationSeries) => StationWriter;
+  /** A writer for one station's rows, its series labelled with the station's own labels and `labels`. */
+  readonly station: (station: Station, labels: readonly Label[]) => StationWriter;
   /** Everything written: flush, and for a file, make it appear under its name. */
   readonly finish: () => Promise<void>;
   /** Interrupted: leave nothing behind under the output's name. Safe to call more than once. */

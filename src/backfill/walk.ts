@@ -38,36 +38,63 @@ export type StationOutcome =
     };
 
 export async function walkStation(id: number, options: WalkOptions): Promise<StationOutcome> {
-  const windowMs = options.intervalMs * ROWS_PER_WINDOW;
   // Rows strictly after the cursor are still wanted; --from itself is included.
-  let cursor = options.fromMs - 1;
+  let at: Where = { cursor: options.fromMs - 1, ignoresDateLt: false };
   let rows = 0;
-  // Learnt from this station's own answers only: another station's overshooting answer says nothing about this
-  // one's gaps, and ending a walk on its evidence would drop every row after a gap.
-  let ignoresDateLt = false;
-  while (cursor < options.toMs - 1) {
-    const windowEnd = Math.min(cursor + 1 + windowMs, options.toMs);
-    const query: ReadingsQuery = { interval: options.interval, dateGtMs: cursor, dateLtMs: windowEnd };
-    const outcome = await withRetries(() => options.fetch(id, query), options, options.onRequest);
-    if (!outcome.ok) {
-      const missingFromMs = Math.max(options.fromMs, Math.floor(cursor / 1000) * 1000 + 1000);
-      return { ok: false, rows, failure: outcome, missingFromMs };
+  while (at.cursor < options.toMs - 1) {
+    const step = await walkStep(id, at, options);
+    if (!step.ok) {
+      const missingFromMs = Math.max(options.fromMs, Math.floor(at.cursor / 1000) * 1000 + 1000);
+      return { ok: false, rows, failure: step.failure, missingFromMs };
     }
-    const answer = outcome.value;
-    const fresh = newRows(answer.rows, cursor, options.toMs);
-    if (fresh.length > 0 || answer.rejectedRows > 0 || answer.futureRows) await options.onRows(fresh, answer);
-    rows += fresh.length;
-    const newest = newestOf(answer.rows);
-    if (newest !== undefined && newest >= windowEnd) ignoresDateLt = true;
-    if (newest !== undefined && newest > cursor) cursor = newest;
-    // Nothing newer: if this station's answers have gone past date__lt, the empty answer covered everything after
-    // the cursor and nothing newer exists; otherwise this window may be a gap (a station switched off for a day),
-    // and the walk goes on after it.
-    else if (ignoresDateLt) break;
-    else cursor = windowEnd - 1;
-    options.onCursor?.(cursor);
+    rows += step.rows;
+    if (step.next === undefined) break;
+    at = step.next;
+    options.onCursor?.(at.cursor);
   }
   return { ok: true, rows };
+}
+
+/** Where a station's walk stands. */
+interface Where {
+  readonly cursor: number;
+  /**
+   * Learnt from this station's own answers only: another station's overshooting answer says nothing about this
+   * one's gaps, and ending a walk on its evidence would drop every row after a gap.
+   */
+  readonly ignoresDateLt: boolean;
+}
+
+type Step =
+  | { readonly ok: true; readonly rows: number; readonly next: Where | undefined }
+  | { readonly ok: false; readonly failure: Failure };
+
+/**
+ * One request of the walk, its new rows handed on, and where the walk goes next (undefined: the station is done).
+ * A function of its own so that the answer, rows and all, is garbage once it returns: the walk itself then awaits
+ * the next request for as long as the API takes, and what its frame held would live through collections.
+ */
+async function walkStep(id: number, at: Where, options: WalkOptions): Promise<Step> {
+  const { cursor } = at;
+  const windowEnd = Math.min(cursor + 1 + options.intervalMs * ROWS_PER_WINDOW, options.toMs);
+  const query: ReadingsQuery = { interval: options.interval, dateGtMs: cursor, dateLtMs: windowEnd };
+  const outcome = await withRetries(() => options.fetch(id, query), options, options.onRequest);
+  if (!outcome.ok) return { ok: false, failure: outcome };
+  const answer = outcome.value;
+  const fresh = newRows(answer.rows, cursor, options.toMs);
+  if (fresh.length > 0 || answer.rejectedRows > 0 || answer.futureRows) await options.onRows(fresh, answer);
+  const newest = newestOf(answer.rows);
+  const ignoresDateLt = at.ignoresDateLt || (newest !== undefined && newest >= windowEnd);
+  // Nothing newer: if this station's answers have gone past date__lt, the empty answer covered everything after
+  // the cursor and nothing newer exists; otherwise this window may be a gap (a station switched off for a day),
+  // and the walk goes on after it.
+  const next =
+    newest !== undefined && newest > cursor
+      ? { cursor: newest, ignoresDateLt }
+      : ignoresDateLt
+        ? undefined
+        : { cursor: windowEnd - 1, ignoresDateLt };
+  return { ok: true, rows: fresh.length, next };
 }
 
 /** Rows after the cursor and before --to, by time; of rows sharing a time the later one in the answer wins. */

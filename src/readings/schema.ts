@@ -4,14 +4,7 @@
 import { z } from 'zod';
 import type { Result } from '../upstream/failure.js';
 import { parseUtcDate } from './dates.js';
-import {
-  type AnswerFields,
-  answerFields,
-  cut,
-  LABEL_NAME,
-  type SkippedField,
-  type WeatherKey,
-} from './fields.js';
+import { type AnswerFields, answerFields, cut, LABEL_NAME, type SkippedField } from './fields.js';
 import { aqiRange, convertWithin } from './ranges.js';
 import { type RowCounts, type ValidRow, validRows } from './rows.js';
 
@@ -86,7 +79,9 @@ function readRow(
 ): { reading: StationReading; skipped: SkippedField[] } {
   const skipped: SkippedField[] = answer.overflow.length > 0 ? [...answer.overflow] : [];
   const concentrations = new Map<string, number>();
-  const weather: Partial<Record<WeatherKey, number>> = {};
+  let temperature: number | undefined;
+  let humidity: number | undefined;
+  let pressure: number | undefined;
   for (const field of answer.fields) {
     const value = Object.hasOwn(row, field.name) ? row[field.name] : undefined;
     if (value === undefined || value === null) skipped.push(field.missing);
@@ -95,7 +90,9 @@ function readRow(
     else {
       const converted = convertWithin(value, field.factor, field.range);
       if (converted === undefined) skipped.push(field.outOfRange);
-      else if (field.weather) weather[field.weather] = converted;
+      else if (field.weather === 'temperature') temperature = converted;
+      else if (field.weather === 'humidity') humidity = converted;
+      else if (field.weather === 'pressure') pressure = converted;
       else if (concentrations.size >= MAX_SUBSTANCES) skipped.push(field.tooMany);
       else concentrations.set(field.substance, converted);
     }
@@ -106,9 +103,9 @@ function readRow(
       id,
       atMs,
       concentrations,
-      temperatureCelsius: weather.temperature,
-      humidityRatio: weather.humidity,
-      pressurePascals: weather.pressure,
+      temperatureCelsius: temperature,
+      humidityRatio: humidity,
+      pressurePascals: pressure,
       aqi,
     },
     skipped,

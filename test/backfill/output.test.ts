@@ -3,17 +3,19 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { backfillFlagOptions } from '../../src/backfill/config.js';
-import { openMetricsSink, renderRows } from '../../src/backfill/openmetrics-sink.js';
+import { openMetricsSink } from '../../src/backfill/openmetrics-sink.js';
 import { clock, progressFigures, progressLine, startProgress } from '../../src/backfill/progress.js';
-import { stationSeries } from '../../src/backfill/samples.js';
+import { BACKFILL_FAMILIES } from '../../src/backfill/samples.js';
 import { newStats } from '../../src/backfill/stats.js';
 import { type ArgToken, invokedAs, retryCommand, retryOutput } from '../../src/backfill/summary.js';
 import type { RowReading } from '../../src/readings/schema.js';
 import type { Station } from '../../src/stations/schema.js';
 import { failure } from '../../src/upstream/failure.js';
+import { readStrictOpenMetrics } from '../support/openmetrics-strict.js';
 
 const STATION: Station = {
   id: 1000,
@@ -42,14 +44,45 @@ const ROW: RowReading = {
   skipped: [],
 };
 
+/** Standard output as a test sees it: every byte written, once the sink is finished. */
+function collected(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** The rows of one station every 5 minutes from `fromMs`, pm2.5 varying so each line is its own. */
+function rowsOf(id: number, fromMs: number, n: number): RowReading[] {
+  return Array.from({ length: n }, (_, i) => ({
+    reading: {
+      ...ROW.reading,
+      id,
+      atMs: fromMs + i * 300_000,
+      concentrations: new Map([['pm2.5', 10 + i / 100]]),
+    },
+    skipped: [],
+  }));
+}
+
 describe('OpenMetrics lines', () => {
-  it('writes every family of a row at its time in seconds, with the station and --label labels', () => {
-    const series = stationSeries(STATION, [['job', 'cityair']]);
-    const { bytes, samples } = renderRows([ROW], series, new Map());
-    const text = bytes.toString('utf8');
+  it('writes every family of a row at its time in seconds, with the station and --label labels', async () => {
+    const out = collected();
+    const sink = await openMetricsSink('-', out.stream);
+    const samples = await sink.station(STATION, [['job', 'cityair']]).write([ROW]);
+    await sink.finish();
     const t = ROW.reading.atMs / 1000;
     const j = 'job="cityair"';
-    expect(text.split('\n').filter(Boolean)).toEqual([
+    expect(
+      out
+        .text()
+        .split('\n')
+        .filter((l) => l !== '' && !l.startsWith('#')),
+    ).toEqual([
       `cityair_concentration_micrograms_per_cubic_meter{id="1000",substance="pm2.5",${j}} 12.34 ${t}`,
       `cityair_concentration_micrograms_per_cubic_meter{id="1000",substance="no2",${j}} 20 ${t}`,
       `cityair_temperature_celsius{id="1000",${j}} -4.2 ${t}`,
@@ -63,26 +96,91 @@ describe('OpenMetrics lines', () => {
     ]);
     expect(samples).toBe(10);
   });
+
+  it('keeps each family whole and in order while stations write side by side, whatever their number', async () => {
+    const out = collected();
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = mkdtempSync(join(tmpdir(), 'cityair-spool-'));
+    try {
+      const sink = await openMetricsSink('-', out.stream);
+      const writers = [1000, 1001, 1002].map((id) => sink.station({ ...STATION, id }, []));
+      // Enough rows that every family fills several chunks, written a few rows per station in turn.
+      const day = 2000;
+      let written = 0;
+      for (let at = 0; at < day; at += 50) {
+        for (const [k, w] of writers.entries())
+          written += await w.write(rowsOf(1000 + k, ROW.reading.atMs + at * 300_000, 50));
+      }
+      // The spools live only as open descriptors: nothing of them is in the directory.
+      expect(readdirSync(process.env.TMPDIR)).toEqual([]);
+      await sink.finish();
+      const strict = readStrictOpenMetrics(out.text());
+      expect(strict.problems).toEqual([]);
+      expect(strict.families).toEqual(BACKFILL_FAMILIES.map((f) => f.name));
+      expect(strict.samples).toBe(written);
+      expect(written).toBe(3 * day * 9);
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
+  });
+});
+
+describe('the strict OpenMetrics check', () => {
+  const good = [
+    '# HELP a A.',
+    '# TYPE a gauge',
+    'a{id="1"} 1 10',
+    'a{id="2"} 1 10',
+    'a{id="1"} 2 20',
+    '# HELP b B.',
+    '# TYPE b gauge',
+    'b 1 10',
+    '# EOF',
+    '',
+  ];
+  it('takes a text that keeps the rules, and names each rule broken', () => {
+    expect(readStrictOpenMetrics(good.join('\n')).problems).toEqual([]);
+    const broken = (lines: string[]): readonly string[] => readStrictOpenMetrics(lines.join('\n')).problems;
+    expect(broken([...good.slice(0, 8), 'a{id="1"} 3 30', ...good.slice(8)])).toEqual([
+      'line 9: a outside its family (in b)',
+    ]);
+    expect(broken([...good.slice(0, 8), '# HELP a A.', 'a{id="1"} 3 30', ...good.slice(8)])[0]).toBe(
+      'line 9: family a appears again',
+    );
+    expect(broken(good.map((l) => l.replace('2 20', '2 10')))).toEqual([
+      'line 5: a{id="1"} goes back in time (10 after 10)',
+    ]);
+    expect(broken(good.map((l) => (l === 'a{id="2"} 1 10' ? 'a{id="2"} 1' : l)))).toEqual([
+      'line 4: not a sample: a{id="2"} 1',
+    ]);
+    expect(broken(['b 1 10', '# EOF', ''])).toEqual(['line 1: b outside its family (in no family)']);
+    expect(broken(good.slice(0, 8))[0]).toMatch(/does not end with "# EOF"/);
+    expect(broken([...good.slice(0, 8), '# TYPE b gauge', ...good.slice(8)])).toEqual([
+      'line 9: TYPE of b after its samples',
+    ]);
+  });
 });
 
 describe('the output file', () => {
-  it('appears under its name only when finished, with # EOF last', async () => {
+  it('appears under its name only when finished, with # EOF last, and nothing else stays in its directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cityair-om-'));
     const path = join(dir, 'last-month.om');
     const sink = await openMetricsSink(path);
-    await sink.station(stationSeries(STATION, [])).write([ROW]);
+    await sink.station(STATION, []).write([ROW]);
     expect(existsSync(path)).toBe(false);
+    expect(readdirSync(dir)).toEqual([`.last-month.om.${process.pid}.partial`]);
     await sink.finish();
     const text = readFileSync(path, 'utf8');
     expect(text.startsWith('# HELP cityair_concentration_micrograms_per_cubic_meter ')).toBe(true);
-    expect(text.endsWith('\n# EOF\n')).toBe(true);
+    expect(readStrictOpenMetrics(text).problems).toEqual([]);
     expect(readdirSync(dir)).toEqual(['last-month.om']);
   });
 
   it('leaves nothing behind when aborted', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cityair-om-'));
     const sink = await openMetricsSink(join(dir, 'x.om'));
-    await sink.station(stationSeries(STATION, [])).write([ROW]);
+    await sink.station(STATION, []).write(rowsOf(1000, ROW.reading.atMs, 3000));
     await sink.abort();
     expect(readdirSync(dir)).toEqual([]);
   });
