@@ -3,7 +3,7 @@
 // simulator sent (converted from its units), with the --label labels; the air-quality dashboard's panels find
 // data over the range. Then the exit statuses, the retry command, the key, and an interrupted run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -292,6 +292,28 @@ describe('exit statuses and the retry command', () => {
     expect(r.stdout).toMatch(/^# HELP /);
     expect(readStrictOpenMetrics(r.stdout).problems).toEqual([]);
   });
+
+  it.skipIf(!existsSync('/dev/full'))(
+    'exits 1 when standard output fills up, saying that what it wrote is cut short',
+    async () => {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const r = await spawnBackfill(
+          [`--upstream.url=${sim.baseUrl}`, '--from=2d', '--output=-', ...LABELS],
+          env,
+          full,
+        ).done;
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toContain('ENOSPC');
+        expect(r.stderr).toContain(
+          'standard output was cut short, without \\"# EOF\\": discard what it wrote',
+        );
+        expect(r.stderr).not.toContain(KEY);
+      } finally {
+        closeSync(full);
+      }
+    },
+  );
 
   it('logs progress every 10 s off a terminal, and leaves no file when interrupted', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cityair-backfill-'));

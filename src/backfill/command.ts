@@ -125,8 +125,11 @@ export async function backfillMain(
     progress.stop();
     if (!result.ok) {
       await sink.abort();
-      const what = result.failure instanceof Error ? 'writing failed' : 'the station list could not be read';
-      log.error({ err: result.failure.message }, `backfill stopped: ${what}; nothing was written`);
+      const what =
+        result.failure instanceof Error
+          ? `writing failed; ${leftBehind(config)}`
+          : 'the station list could not be read; nothing was written';
+      log.error({ err: result.failure.message }, `backfill stopped: ${what}`);
       return 1;
     }
     let stopped: string | undefined;
@@ -163,12 +166,20 @@ export async function backfillMain(
   } catch (error) {
     progress.stop();
     await sink.abort();
-    log.error({ err: (error as Error).message }, 'backfill stopped; nothing was written');
+    log.error({ err: (error as Error).message }, `backfill stopped; ${leftBehind(config)}`);
     return 1;
   } finally {
     interrupted.off();
     await upstream.close();
   }
+}
+
+/** What a run stopped before its end leaves: standard output may have taken part of the text already. */
+function leftBehind(config: BackfillConfig): string {
+  if (config.target.kind === 'remote-write') return 'what the receiver accepted before stays there';
+  return config.target.path === '-'
+    ? 'standard output was cut short, without "# EOF": discard what it wrote'
+    : `nothing was written to ${config.target.path}`;
 }
 
 const outputOf = (config: BackfillConfig): string | undefined =>

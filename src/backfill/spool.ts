@@ -26,6 +26,9 @@ export function fileDestination(fd: number): Destination {
 
 /** Standard output, or any stream: resolves when the stream is done with the chunk. */
 export function streamDestination(out: Writable): Destination {
+  // A full disk or a reader gone (ENOSPC, EPIPE) reaches the write's callback, which fails the run; the stream also
+  // emits it as an event, which would end the process with a stack trace if nothing listened.
+  out.on('error', () => undefined);
   return (bytes) =>
     new Promise((resolve, reject) => {
       out.write(bytes, (error) => (error ? reject(error) : resolve()));

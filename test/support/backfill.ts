@@ -11,10 +11,12 @@ export interface BackfillRun {
 export function spawnBackfill(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
+  /** A descriptor to write standard output to, instead of a pipe read into `stdout`. */
+  stdoutFd?: number,
 ): { child: ChildProcess; done: Promise<BackfillRun>; stderr: () => string } {
   const child = spawn(process.execPath, [MAIN, 'backfill', ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
