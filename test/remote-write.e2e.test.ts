@@ -1,5 +1,6 @@
 // The backfill sent with remote write 1.0 into a real Prometheus (receiver on, out-of-order window) and a real
-// VictoriaMetrics: both then answer, at past instants, the values the simulator sent, with the --label labels.
+// VictoriaMetrics: both then answer, at past instants, the values the simulator sent, with the --label labels. A
+// Prometheus without the window refuses part way: the run stops there and says exactly what it holds.
 // Basic auth and a bearer token are checked against a receiver that refuses requests without them.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { uncompress } from 'snappyjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWriteRequest } from '../src/backfill/remote-write-proto.js';
+import { BACKFILL_FAMILIES } from '../src/backfill/samples.js';
 import { demoReadings } from '../src/demo/history.js';
 import { type Simulator, startSimulator } from '../src/demo/simulator.js';
 import { demoPosts } from '../src/demo/stations.js';
@@ -89,6 +91,40 @@ describe('remote write', () => {
         const run = await runBackfill(args(sim, `${prom.url}/api/v1/write`), { CITYAIR_API_KEY: KEY });
         expect(run.code, run.stderr).toBe(0);
         await expectBackfilled(async (expr, t) => prom.query(expr, t / 1000), true);
+      } finally {
+        await prom.stop();
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!prometheusPath())(
+    'into Prometheus without an out-of-order window: stops at its refusal, says what it holds, and how to retry',
+    async () => {
+      const prom = await startPrometheus({
+        scrapeConfigs: [],
+        extraArgs: ['--web.enable-remote-write-receiver'],
+      });
+      try {
+        const run = await runBackfill(args(sim, `${prom.url}/api/v1/write`), { CITYAIR_API_KEY: KEY });
+        expect(run.code, run.stderr).toBe(1);
+        // The first request sets the head's time; older samples after it are out of its bounds.
+        expect(run.stderr).toContain(`HTTP 400 from ${new URL(prom.url).host}: out of bounds`);
+        const accepted = Number(
+          /([\d,]+) samples were accepted before that/.exec(run.stderr)?.[1]?.replace(/,/g, ''),
+        );
+        expect(accepted).toBeGreaterThan(0);
+        let held = 0;
+        for (const { name } of BACKFILL_FAMILIES) {
+          const span = `${Math.ceil((NOW - FROM) / 1000) + 60}s`;
+          const [n] = await prom.query(`sum(count_over_time(${name}{job="cityair"}[${span}]))`);
+          held += n?.value ?? 0;
+        }
+        expect(held).toBe(accepted);
+        expect(run.stderr).toMatch(
+          /retry exactly these stations with:\n +node \S+ backfill .*--measurements\.stations=\d/,
+        );
+        expect(run.stderr).not.toContain(KEY);
       } finally {
         await prom.stop();
       }
