@@ -4,17 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type ApiPost, demoPosts } from '../../src/demo/stations.js';
-import {
-  alertmanagerPath,
-  type RunningAlertmanager,
-  startAlertmanager,
-  startWebhookReceiver,
-  type WebhookAlert,
-  type WebhookReceiver,
-} from '../support/alertmanager.js';
-import { type ExporterProcess, startExporterProcess } from '../support/exporter-process.js';
-import { prometheusPath, type RunningPrometheus, startPrometheus } from '../support/prometheus.js';
-import { type Simulator, startSimulator } from '../support/simulator.js';
+import { type AlertingPath, startAlertingPath } from '../support/alerting-path.js';
+import { alertmanagerPath, type WebhookAlert, type WebhookReceiver } from '../support/alertmanager.js';
+import type { ExporterProcess } from '../support/exporter-process.js';
+import { prometheusPath, type RunningPrometheus } from '../support/prometheus.js';
+import type { Simulator } from '../support/simulator.js';
 import { alertmanagerConfigForTest, loadAlertmanagerConfig, loadRules, rulesWithFor } from './model.js';
 
 const KEY = 'e2e-test-key-8c41d0a7';
@@ -31,8 +25,8 @@ const TEST_MS = PHASE_MS + 5_000;
 const installed = prometheusPath() !== undefined && alertmanagerPath() !== undefined;
 
 describe.skipIf(!installed)('alerts reach a webhook through Prometheus and Alertmanager', () => {
+  let path: AlertingPath;
   let webhook: WebhookReceiver;
-  let alertmanager: RunningAlertmanager;
   let sim: Simulator;
   let exporter: ExporterProcess;
   let prom: RunningPrometheus;
@@ -42,28 +36,18 @@ describe.skipIf(!installed)('alerts reach a webhook through Prometheus and Alert
     webhook.waitForAlert((a) => a.status === 'firing' && a.labels.alertname === name && match(a), PHASE_MS);
 
   beforeAll(async () => {
-    webhook = await startWebhookReceiver();
-    alertmanager = await startAlertmanager(alertmanagerConfigForTest(loadAlertmanagerConfig(), webhook.url));
-    sim = await startSimulator({ posts: allOnline, apiKey: KEY });
-    exporter = await startExporterProcess({
-      args: [`--upstream.url=${sim.baseUrl}`, '--upstream.min-interval=0s'],
-      env: { CITYAIR_API_KEY: KEY },
-    });
-    instance = new URL(exporter.url).host;
-    prom = await startPrometheus({
-      scrapeConfigs: [{ job_name: JOB, static_configs: [{ targets: [instance] }] }],
+    path = await startAlertingPath({
+      simulator: { posts: allOnline, apiKey: KEY },
+      exporterArgs: ['--upstream.min-interval=0s'],
+      job: JOB,
       ruleFiles: [{ name: 'cityair-rules.yml', content: stringify(rulesWithFor(loadRules(), '2s')) }],
-      alertmanagerUrl: alertmanager.url,
+      alertmanagerConfig: (url) => alertmanagerConfigForTest(loadAlertmanagerConfig(), url),
     });
-    await prom.waitForTargetsUp();
+    ({ webhook, sim, exporter, prom, instance } = path);
   }, 60_000);
 
   afterAll(async () => {
-    await prom?.stop();
-    await exporter?.stop();
-    await sim?.close();
-    await alertmanager?.stop();
-    await webhook?.close();
+    await path?.stop();
   });
 
   // The phases build on each other, in this order.

@@ -12,17 +12,9 @@ import {
 } from '../../src/demo/readings.js';
 import { demoPosts } from '../../src/demo/stations.js';
 import { normValue } from '../../src/norms/lookup.js';
-import {
-  alertmanagerPath,
-  type RunningAlertmanager,
-  startAlertmanager,
-  startWebhookReceiver,
-  type WebhookAlert,
-  type WebhookReceiver,
-} from '../support/alertmanager.js';
-import { type ExporterProcess, startExporterProcess } from '../support/exporter-process.js';
-import { prometheusPath, type RunningPrometheus, startPrometheus } from '../support/prometheus.js';
-import { type Simulator, startSimulator } from '../support/simulator.js';
+import { type AlertingPath, startAlertingPath } from '../support/alerting-path.js';
+import { alertmanagerPath, type WebhookAlert, type WebhookReceiver } from '../support/alertmanager.js';
+import { prometheusPath, type RunningPrometheus } from '../support/prometheus.js';
 import {
   alertmanagerConfigForTest,
   loadAlertmanagerConfig,
@@ -50,10 +42,8 @@ function readingsAnswer(id: number, nowMs: number, query: ReadingsQuery): unknow
 const installed = prometheusPath() !== undefined && alertmanagerPath() !== undefined;
 
 describe.skipIf(!installed)('norms alerts reach a webhook through Prometheus and Alertmanager', () => {
+  let path: AlertingPath;
   let webhook: WebhookReceiver;
-  let alertmanager: RunningAlertmanager;
-  let sim: Simulator;
-  let exporter: ExporterProcess;
   let prom: RunningPrometheus;
   let instance: string;
 
@@ -63,29 +53,19 @@ describe.skipIf(!installed)('norms alerts reach a webhook through Prometheus and
     a.labels.id === String(id) && a.labels.substance === substance;
 
   beforeAll(async () => {
-    webhook = await startWebhookReceiver();
-    alertmanager = await startAlertmanager(alertmanagerConfigForTest(loadAlertmanagerConfig(), webhook.url));
-    sim = await startSimulator({ posts, apiKey: KEY, readings: readingsAnswer });
-    exporter = await startExporterProcess({
-      args: [`--upstream.url=${sim.baseUrl}`, '--upstream.min-interval=0s', '--collector.measurements'],
-      env: { CITYAIR_API_KEY: KEY },
-    });
-    instance = new URL(exporter.url).host;
     const rules = rulesWithFor(rulesAtGlobalInterval(loadRules(NORMS_RULES_FILE)), '2s');
-    prom = await startPrometheus({
-      scrapeConfigs: [{ job_name: JOB, static_configs: [{ targets: [instance] }] }],
+    path = await startAlertingPath({
+      simulator: { posts, apiKey: KEY, readings: readingsAnswer },
+      exporterArgs: ['--upstream.min-interval=0s', '--collector.measurements'],
+      job: JOB,
       ruleFiles: [{ name: 'cityair-norms-rules.yml', content: stringify(rules) }],
-      alertmanagerUrl: alertmanager.url,
+      alertmanagerConfig: (url) => alertmanagerConfigForTest(loadAlertmanagerConfig(), url),
     });
-    await prom.waitForTargetsUp();
+    ({ webhook, prom, instance } = path);
   }, 60_000);
 
   afterAll(async () => {
-    await prom?.stop();
-    await exporter?.stop();
-    await sim?.close();
-    await alertmanager?.stop();
-    await webhook?.close();
+    await path?.stop();
   });
 
   it(
