@@ -3,14 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_NUMBER_BYTES, writeNumber } from '../../src/backfill/number-bytes.js';
 import { roundToSignificant } from '../../src/readings/precision.js';
-
-function generator(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0;
-    return s / 0x1_0000_0000;
-  };
-}
+import { seededRandom } from '../support/seeded-random.js';
 
 const buffer = new Uint8Array(MAX_NUMBER_BYTES + 8);
 
@@ -28,7 +21,7 @@ function mismatches(values: Iterable<number>): string[] {
 
 describe('numbers written as bytes', () => {
   it('are what String() gives for readings as the conversion makes them, and timestamps', () => {
-    const random = generator(7);
+    const random = seededRandom(7);
     function* values(): Generator<number> {
       for (let i = 0; i < 80_000; i++) {
         const decimals = Math.floor(random() * 7);
@@ -43,7 +36,7 @@ describe('numbers written as bytes', () => {
   });
 
   it('are what String() gives for any double, and at the edges of plain notation', () => {
-    const random = generator(8);
+    const random = seededRandom(8);
     function* values(): Generator<number> {
       for (let i = 0; i < 300_000; i++) {
         const x = (random() + random() * 2 ** -40) * 10 ** Math.floor(random() * 50 - 25);

@@ -3,18 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { roundToSignificant } from '../../src/readings/precision.js';
 import { convertWithin } from '../../src/readings/ranges.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 const viaString = (x: number, digits: number): number => Number(x.toPrecision(digits));
 
 /** A small deterministic generator, so a failure names a value that can be tried again. */
-function generator(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0;
-    return s / 0x1_0000_0000;
-  };
-}
-
 function mismatches(values: Iterable<number>, digits = 12): string[] {
   const bad: string[] = [];
   for (const x of values) {
@@ -30,7 +23,7 @@ const FACTORS = [1000, 0.001, 1e6, 0.01, 100, 1000, 133.322];
 
 describe('rounding to 12 significant digits without a string', () => {
   it('gives what Number(x.toPrecision(12)) gives for sensor values of up to 6 decimals times every factor', () => {
-    const random = generator(1);
+    const random = seededRandom(1);
     function* values(): Generator<number> {
       for (let i = 0; i < 150_000; i++) {
         const decimals = Math.floor(random() * 7);
@@ -44,7 +37,7 @@ describe('rounding to 12 significant digits without a string', () => {
   });
 
   it('gives the same for arbitrary doubles of every magnitude and sign', () => {
-    const random = generator(2);
+    const random = seededRandom(2);
     function* values(): Generator<number> {
       for (let i = 0; i < 400_000; i++) {
         const x = (random() + random() * 2 ** -30) * 10 ** Math.floor(random() * 40 - 20);
@@ -76,7 +69,7 @@ describe('rounding to 12 significant digits without a string', () => {
   });
 
   it('gives the same at fewer digits too', () => {
-    const random = generator(3);
+    const random = seededRandom(3);
     for (const digits of [1, 3, 6, 9, 11]) {
       const values = Array.from({ length: 50_000 }, () => (random() - 0.5) * 10 ** (random() * 20 - 8));
       expect(mismatches(values, digits), `${digits} digits`).toEqual([]);
