@@ -7,7 +7,6 @@ import { seededRandom } from '../support/seeded-random.js';
 
 const viaString = (x: number, digits: number): number => Number(x.toPrecision(digits));
 
-/** A small deterministic generator, so a failure names a value that can be tried again. */
 function mismatches(values: Iterable<number>, digits = 12): string[] {
   const bad: string[] = [];
   for (const x of values) {
