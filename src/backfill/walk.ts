@@ -2,7 +2,7 @@
 // move the cursor to the newest row received, and go on until --to. Nothing here relies on the API honouring
 // date__lt or capping answers at any size: an answer that stops short is followed from its newest row, one that
 // goes past the window only moves the cursor further. Each request is retried as retry.ts says.
-import type { FetchReadingRows, ReadingsQuery } from '../readings/read.js';
+import { type FetchReadingRows, type ReadingsQuery, sentDateLtMs } from '../readings/read.js';
 import type { ParsedRows, ReadingsInterval, RowReading } from '../readings/schema.js';
 import type { Failure, Result } from '../upstream/failure.js';
 import { type RetryOptions, withRetries } from './retry.js';
@@ -84,7 +84,8 @@ async function walkStep(id: number, at: Where, options: WalkOptions): Promise<St
   const fresh = newRows(answer.rows, cursor, options.toMs);
   if (fresh.length > 0 || answer.rejectedRows > 0 || answer.futureRows) await options.onRows(fresh, answer);
   const newest = newestOf(answer.rows);
-  const ignoresDateLt = at.ignoresDateLt || (newest !== undefined && newest >= windowEnd);
+  // A row at the date__lt sent is no sign: an API may read it as "at or before".
+  const ignoresDateLt = at.ignoresDateLt || (newest !== undefined && newest > sentDateLtMs(windowEnd));
   // Nothing newer: if this station's answers have gone past date__lt, the empty answer covered everything after
   // the cursor and nothing newer exists; otherwise this window may be a gap (a station switched off for a day),
   // and the walk goes on after it.

@@ -53,10 +53,12 @@ function unusableQuery(id: number, query: ReadingsQuery): string {
 
 const utcSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** The date__lt a request carries for `dateLtMs`: rounded up to a whole second, it still asks for every row before. */
+export const sentDateLtMs = (dateLtMs: number): number => Math.ceil(dateLtMs / 1000) * 1000;
+
 /** Ids come from the validated station list; anything else, or a time that is not one, sends no request. */
 export function readingsPath(id: number, query: ReadingsQuery): string | undefined {
-  // date__lt is exclusive: rounded up to a whole second, it still asks for every row before dateLtMs.
-  const lt = query.dateLtMs === undefined ? [] : [Math.ceil(query.dateLtMs / 1000) * 1000];
+  const lt = query.dateLtMs === undefined ? [] : [sentDateLtMs(query.dateLtMs)];
   const times = [query.dateGtMs, ...lt];
   // Beyond ±8.64e15 ms a Date is invalid and toISOString throws.
   if (!Number.isSafeInteger(id) || !times.every((t) => Math.abs(t) <= 8.64e15)) return undefined;

@@ -30,15 +30,18 @@ interface FakeApi {
   readonly honoursDateLt: boolean;
   /** Also send the row at the cursor (some APIs repeat it). */
   readonly repeatsCursor?: boolean;
+  /** Take date__lt as "at or before" (as sent: whole seconds). */
+  readonly dateLtInclusive?: boolean;
 }
 
 function fakeFetch(api: FakeApi, log: ReadingsQuery[]) {
   return async (_id: number, q: ReadingsQuery): Promise<Result<ParsedRows>> => {
     log.push(q);
     const gt = Math.floor(q.dateGtMs / 1000) * 1000;
-    const lt = q.dateLtMs ?? Number.POSITIVE_INFINITY;
+    const lt = q.dateLtMs === undefined ? Number.POSITIVE_INFINITY : Math.ceil(q.dateLtMs / 1000) * 1000;
+    const beforeLt = (t: number): boolean => (api.dateLtInclusive ? t <= lt : t < lt);
     const picked = api.times.filter(
-      (t) => (api.repeatsCursor ? t >= gt : t > gt) && (!api.honoursDateLt || t < lt),
+      (t) => (api.repeatsCursor ? t >= gt : t > gt) && (!api.honoursDateLt || beforeLt(t)),
     );
     return { ok: true, value: { rows: picked.slice(0, api.cap).map((t) => row(t)), rejectedRows: 0 } };
   };
@@ -112,13 +115,25 @@ describe('walking a station forward', () => {
     expect(written.map((r) => r.reading.atMs)).toEqual(times);
   });
 
+  it('goes on after a day without rows when the API takes date__lt as inclusive', async () => {
+    // The first window ends on a row's time: the API sends that row too, which is not a sign that it ignores
+    // date__lt, so the empty second day is stepped over.
+    const times = every5m(FROM, TO).filter((t) => t <= FROM + 86_400_000 || t > FROM + 2 * 86_400_000 + STEP);
+    const written: RowReading[] = [];
+    await walkStation(
+      1,
+      options(fakeFetch({ times, cap: 1000, honoursDateLt: true, dateLtInclusive: true }, []), written),
+    );
+    expect(written.map((r) => r.reading.atMs)).toEqual(times);
+  });
+
   it('stops at an answer with nothing newer once the API has shown it ignores date__lt', async () => {
-    const times = every5m(FROM, FROM + 86_400_000 + STEP);
+    const times = every5m(FROM, FROM + 86_400_000 + 2 * STEP);
     const log: ReadingsQuery[] = [];
     const written: RowReading[] = [];
     await walkStation(1, options(fakeFetch({ times, cap: 1000, honoursDateLt: false }, log), written));
     expect(written.length).toBe(times.length);
-    // One answer beyond its window proves date__lt is ignored; the next, empty, ends the walk.
+    // One answer with a row past the date__lt it sent proves it is ignored; the next, empty, ends the walk.
     expect(log.length).toBe(2);
   });
 
