@@ -84,8 +84,10 @@ async function walkStep(id: number, at: Where, options: WalkOptions): Promise<St
   const fresh = newRows(answer.rows, cursor, options.toMs);
   if (fresh.length > 0 || answer.rejectedRows > 0 || answer.futureRows) await options.onRows(fresh, answer);
   const newest = newestOf(answer.rows);
-  // A row at the date__lt sent is no sign: an API may read it as "at or before".
-  const ignoresDateLt = at.ignoresDateLt || (newest !== undefined && newest > sentDateLtMs(windowEnd));
+  // A row at the date__lt sent, or within an interval of it, is no sign: an API may read it as "at or before", or
+  // round it up to its own step.
+  const beyond = sentDateLtMs(windowEnd) + options.intervalMs;
+  const ignoresDateLt = at.ignoresDateLt || (newest !== undefined && newest > beyond);
   // Nothing newer: if this station's answers have gone past date__lt, the empty answer covered everything after
   // the cursor and nothing newer exists; otherwise this window may be a gap (a station switched off for a day),
   // and the walk goes on after it.

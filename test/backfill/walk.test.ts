@@ -30,8 +30,8 @@ interface FakeApi {
   readonly honoursDateLt: boolean;
   /** Also send the row at the cursor (some APIs repeat it). */
   readonly repeatsCursor?: boolean;
-  /** Take date__lt as "at or before" (as sent: whole seconds). */
-  readonly dateLtInclusive?: boolean;
+  /** How far past date__lt (as sent: whole seconds) rows still come: 1 reads it as "at or before". */
+  readonly dateLtSlackMs?: number;
 }
 
 function fakeFetch(api: FakeApi, log: ReadingsQuery[]) {
@@ -39,7 +39,7 @@ function fakeFetch(api: FakeApi, log: ReadingsQuery[]) {
     log.push(q);
     const gt = Math.floor(q.dateGtMs / 1000) * 1000;
     const lt = q.dateLtMs === undefined ? Number.POSITIVE_INFINITY : Math.ceil(q.dateLtMs / 1000) * 1000;
-    const beforeLt = (t: number): boolean => (api.dateLtInclusive ? t <= lt : t < lt);
+    const beforeLt = (t: number): boolean => t < lt + (api.dateLtSlackMs ?? 0);
     const picked = api.times.filter(
       (t) => (api.repeatsCursor ? t >= gt : t > gt) && (!api.honoursDateLt || beforeLt(t)),
     );
@@ -115,25 +115,31 @@ describe('walking a station forward', () => {
     expect(written.map((r) => r.reading.atMs)).toEqual(times);
   });
 
-  it('goes on after a day without rows when the API takes date__lt as inclusive', async () => {
-    // The first window ends on a row's time: the API sends that row too, which is not a sign that it ignores
-    // date__lt, so the empty second day is stepped over.
-    const times = every5m(FROM, TO).filter((t) => t <= FROM + 86_400_000 || t > FROM + 2 * 86_400_000 + STEP);
+  it.each([
+    ['as inclusive', 1],
+    ['rounded up to its next row, inclusive', STEP + 1],
+  ])('goes on after a day without rows when the API takes date__lt %s', async (_how, dateLtSlackMs) => {
+    // The first window ends on a row's time: the API sends that row (and the next) too, which is not a sign that
+    // it ignores date__lt, so the empty second day is stepped over.
+    const times = every5m(FROM, TO).filter(
+      (t) => t <= FROM + 86_400_000 + STEP || t > FROM + 2 * 86_400_000 + 2 * STEP,
+    );
     const written: RowReading[] = [];
     await walkStation(
       1,
-      options(fakeFetch({ times, cap: 1000, honoursDateLt: true, dateLtInclusive: true }, []), written),
+      options(fakeFetch({ times, cap: 1000, honoursDateLt: true, dateLtSlackMs }, []), written),
     );
     expect(written.map((r) => r.reading.atMs)).toEqual(times);
   });
 
   it('stops at an answer with nothing newer once the API has shown it ignores date__lt', async () => {
-    const times = every5m(FROM, FROM + 86_400_000 + 2 * STEP);
+    const times = every5m(FROM, FROM + 86_400_000 + 3 * STEP);
     const log: ReadingsQuery[] = [];
     const written: RowReading[] = [];
     await walkStation(1, options(fakeFetch({ times, cap: 1000, honoursDateLt: false }, log), written));
     expect(written.length).toBe(times.length);
-    // One answer with a row past the date__lt it sent proves it is ignored; the next, empty, ends the walk.
+    // One answer with a row more than an interval past the date__lt sent proves it is ignored; the next, empty,
+    // ends the walk.
     expect(log.length).toBe(2);
   });
 
