@@ -16,6 +16,7 @@ import { createDispatcher } from '../upstream/dispatcher.js';
 import { createUpstream, type Upstream } from '../upstream/exchange.js';
 import { type BackfillConfig, backfillFlagOptions, backfillHelp, parseBackfillCli } from './config.js';
 import { openMetricsSink } from './openmetrics-sink.js';
+import { outputOpenProblem, outputPathProblem } from './output-path.js';
 import { startProgress } from './progress.js';
 import { runBackfill } from './run.js';
 import type { Sink } from './sink.js';
@@ -220,11 +221,14 @@ async function openSink(config: BackfillConfig, build: BuildFacts): Promise<Sink
       ...(config.upstream.apiKey ? { secret: config.upstream.apiKey } : {}),
     });
   }
+  const problem = await outputPathProblem(target.path);
+  if (problem) throw new ConfigError(problem);
   try {
     return await openMetricsSink(target.path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unwritable';
-    throw new ConfigError(`invalid --output: cannot create a file next to ${target.path} (${code})`);
+    throw new ConfigError(
+      outputOpenProblem(target.path, (error as NodeJS.ErrnoException).code ?? 'unwritable'),
+    );
   }
 }
 
