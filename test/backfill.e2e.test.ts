@@ -349,6 +349,10 @@ describe('exit statuses and the retry command', () => {
     const r = await running.done;
     for (const p of posts) sim.setReadingsFault(p.id, undefined);
     expect(r.code).toBe(130);
+    expect(r.stderr).toContain(
+      `backfill interrupted by SIGINT; nothing was written to ${join(dir, 'big.om')}`,
+    );
+    expect(r.stderr).not.toContain('writing failed');
     expect(existsSync(join(dir, 'big.om'))).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
   }, 40_000);

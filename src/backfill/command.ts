@@ -92,8 +92,9 @@ export async function backfillMain(
     log: (figures) => log.info({ ...figures, etaSeconds: figures.etaSeconds ?? null }, 'backfill progress'),
   });
   clearLine = progress.clear;
-  const interrupted = onSignals(async () => {
+  const interrupted = onSignals(async (signal) => {
     progress.stop();
+    log.warn(`backfill interrupted by ${signal}; ${leftBehind(config)}`);
     await sink.abort();
   });
   try {
@@ -124,6 +125,8 @@ export async function backfillMain(
       log,
     });
     progress.stop();
+    // An abort by a signal fails the writes in flight: that is no write failure to report.
+    await interrupted.exiting();
     if (!result.ok) {
       await sink.abort();
       const what =
@@ -166,6 +169,7 @@ export async function backfillMain(
     return result.failed.length === 0 ? 0 : 1;
   } catch (error) {
     progress.stop();
+    await interrupted.exiting();
     await sink.abort();
     log.error({ err: (error as Error).message }, `backfill stopped; ${leftBehind(config)}`);
     return 1;
@@ -269,9 +273,15 @@ async function openUpstream(
 }
 
 /** SIGINT and SIGTERM: remove the partial output, then exit 130 or 143 as shells expect. */
-function onSignals(cleanup: () => Promise<void>): { off: () => void } {
+/** `exiting()` never resolves once a signal came: its handler ends the process after cleaning up. */
+function onSignals(cleanup: (signal: NodeJS.Signals) => Promise<void>): {
+  off: () => void;
+  exiting: () => Promise<void>;
+} {
+  let signalled = false;
   const handler = (signal: NodeJS.Signals): void => {
-    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    signalled = true;
+    void cleanup(signal).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   };
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);
@@ -280,5 +290,6 @@ function onSignals(cleanup: () => Promise<void>): { off: () => void } {
       process.off('SIGINT', handler);
       process.off('SIGTERM', handler);
     },
+    exiting: () => (signalled ? new Promise<void>(() => undefined) : Promise.resolve()),
   };
 }
