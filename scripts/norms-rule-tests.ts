@@ -4,7 +4,7 @@
 // so promtool checks that Prometheus renders them the same.
 import { stringify } from 'yaml';
 import { normsOf } from '../src/norms/lookup.js';
-import { EXTREME_POLLUTION, FAMILIES, type NormFamily } from '../src/norms/table.js';
+import { COVERAGE, EXTREME_POLLUTION, FAMILIES, type NormFamily } from '../src/norms/table.js';
 import {
   ALERTS,
   CONCENTRATION,
@@ -43,7 +43,15 @@ export function normsRuleTestsYaml(): string {
     evaluation_interval: '5m',
     // promtool evaluates groups in random order unless told; the multiples read the means.
     group_eval_order: [GROUPS.means, GROUPS.pdk, GROUPS.who, GROUPS.annual],
-    tests: [meansTest(), pdkSingleTest(), pdkDailyTest(), extremeTest(), whoTest(), annualTest()],
+    tests: [
+      meansTest(),
+      pdkSingleTest(),
+      pdkDailyTest(),
+      coverageTest(),
+      extremeTest(),
+      whoTest(),
+      annualTest(),
+    ],
   };
   const header = `# Generated from src/norms/table.ts by \`${GENERATE_NORMS_COMMAND}\`: change a norm there, not here.
 # promtool unit tests of cityair-norms-rules.yml: \`promtool test rules deploy/prometheus/cityair-norms-rules.test.yml\`.
@@ -284,6 +292,51 @@ function whoTest() {
         exp_alerts: norms.map((n) =>
           expected(r, { ...named(n.substance), averaging: averaging(n.family) }, 1.5),
         ),
+      },
+    ],
+  };
+}
+
+/**
+ * A daily mean counts once 18 of its 24 hours hold readings. Readings every minute, none on the hour, so each block
+ * fills whole clock hours on every Prometheus version: a day of silence and then 75 minutes, 17 hours and 18 hours
+ * at 1.1 × ПДК с.с., and a full day of it. Both daily alerts stay quiet until the mean covers 18 hours.
+ */
+function coverageTest() {
+  const daily = normsOf('pdk-daily').find((n) => n.substance === 'no2');
+  const who = normsOf('who-24h').find((n) => n.substance === 'no2');
+  if (!daily || !who) throw new Error('no daily NO₂ norms in the table');
+  const value = 1.1 * daily.ugPerM3;
+  const { atLeast } = COVERAGE['24h'];
+  // Blanks up to 3 h, then readings from 3 h 01 min to one minute before the hour `hours` later.
+  const hoursFrom3h = (hours: number) => `_x181 ${value}x${hours * 60 - 2}`;
+  const [gap, short, enough, full] = ['1085', '1102', '1119', '1136'];
+  const input = [
+    concentration(gap, 'no2', `${0.2 * daily.ugPerM3}x60 _x1440 ${value}x75`),
+    concentration(short, 'no2', hoursFrom3h(atLeast - 1)),
+    concentration(enough, 'no2', hoursFrom3h(atLeast)),
+    concentration(full, 'no2', `${value}x1575`),
+  ];
+  const fired = (r: AlertingRule, extra: Labels, multiple: number) => [
+    expected(r, { ...unnamed(enough, 'no2'), ...extra }, multiple),
+    expected(r, { ...unnamed(full, 'no2'), ...extra }, multiple),
+  ];
+  const whoAlert = rule(ALERTS.who);
+  const multipleOfWho = Math.round((value / who.ugPerM3) * 10) / 10;
+  return {
+    name: `${ALERTS.pdkDaily} and ${ALERTS.who} judge a 24-hour mean only once ${atLeast} of its hours hold readings`,
+    interval: '1m',
+    input_series: input,
+    alert_rule_test: [
+      {
+        eval_time: '26h15m',
+        alertname: ALERTS.pdkDaily,
+        exp_alerts: fired(rule(ALERTS.pdkDaily), {}, 1.1),
+      },
+      {
+        eval_time: '26h15m',
+        alertname: ALERTS.who,
+        exp_alerts: fired(whoAlert, { averaging: FAMILIES['who-24h'].averaging }, multipleOfWho),
       },
     ],
   };

@@ -3,6 +3,7 @@
 // shows every value it judges by, and a substance without a value for a norm has no rule for it.
 import { normsOf } from '../src/norms/lookup.js';
 import {
+  COVERAGE,
   EXTREME_POLLUTION,
   FAMILIES,
   type FamilyInfo,
@@ -48,20 +49,34 @@ function substancesOf(...families: NormFamily[]): string[] {
   return Object.keys(SUBSTANCE_NAMES).filter((s) => wanted.has(s));
 }
 
+/**
+ * The mean over the window, present only where enough of the window holds readings: an hour of data after a day of
+ * silence is no 24-hour mean. A slice counts when it holds at least one reading.
+ */
+export function meanExpr(averaging: FamilyInfo['averaging'], selector: string): string {
+  const mean = `avg_over_time(${selector}[${averaging}])`;
+  if (averaging !== '8h' && averaging !== '24h') return mean;
+  const { slice, atLeast } = COVERAGE[averaging];
+  return `${mean}
+and on (job, instance, id, substance)
+count_over_time(avg_over_time(${selector}[${slice}])[${averaging}:${slice}]) >= ${atLeast}`;
+}
+
 function meanRule(averaging: FamilyInfo['averaging'], families: NormFamily[], why: string): RecordingRule {
   const substances = substancesOf(...families);
   return {
     comment: why,
     record: meanRecord(averaging),
-    expr: `avg_over_time(${CONCENTRATION}{substance=~"${oneOf(substances)}"}[${averaging}])`,
+    expr: meanExpr(averaging, `${CONCENTRATION}{substance=~"${oneOf(substances)}"}`),
   };
 }
 
 function meansGroup(): RuleGroup {
   return {
     comment: `Means per station and substance over the averaging time of each norm, for the substances that have \
-one. A mean averages the readings present in its window: a station read for part of the window gets the mean of \
-that part.`,
+one. A mean averages the readings present in its window, and counts only once 75 % of the window holds readings \
+(the usual data capture of air-quality reporting): at least ${COVERAGE['8h'].atLeast} of the 8 hours and ${COVERAGE['24h'].atLeast} of the 24 hours have a reading. \
+Until then, after an installation or an outage, the mean, its multiples and its alerts are absent.`,
     name: GROUPS.means,
     rules: [
       meanRule(

@@ -117,3 +117,20 @@ export const EXTREME_POLLUTION: readonly ExtremeCriterion[] = [
   { criterion: '30x_8h', atLeast: 30, lasting: '8h', text: '30–49 × ПДК м.р. for 8 hours or more' },
   { criterion: '20x_2d', atLeast: 20, lasting: '2d', text: '20–29 × ПДК м.р. for more than 2 days' },
 ];
+
+export interface Coverage {
+  /** The slice of the window counted as covered when it holds a reading, as a Prometheus duration. */
+  readonly slice: '1h' | '1d';
+  /** How many such slices the window needs before its mean counts. */
+  readonly atLeast: number;
+}
+
+/**
+ * The data capture a mean needs before it is judged against a norm: 75 % of its window, the usual rule of
+ * air-quality reporting (18 of 24 hourly means for a daily mean, 6 of 8 for an 8-hour mean). The annual mean has
+ * none yet: a promtool case for it evaluates a whole year of rules, far too slow to run.
+ */
+export const COVERAGE: Readonly<Record<'8h' | '24h', Coverage>> = {
+  '8h': { slice: '1h', atLeast: 6 },
+  '24h': { slice: '1h', atLeast: 18 },
+};
