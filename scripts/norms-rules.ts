@@ -3,13 +3,13 @@
 // shows every value it judges by, and a substance without a value for a norm has no rule for it.
 import { normsOf } from '../src/norms/lookup.js';
 import {
-  COVERAGE,
   EXTREME_POLLUTION,
   FAMILIES,
   type FamilyInfo,
   type NormFamily,
   SUBSTANCE_NAMES,
 } from '../src/norms/table.js';
+import { coverageText, DATA_CAPTURE_TEXT, meanExpr } from './norms-coverage.js';
 import {
   ALERTS,
   CONCENTRATION,
@@ -49,19 +49,6 @@ function substancesOf(...families: NormFamily[]): string[] {
   return Object.keys(SUBSTANCE_NAMES).filter((s) => wanted.has(s));
 }
 
-/**
- * The mean over the window, present only where enough of the window holds readings: an hour of data after a day of
- * silence is no 24-hour mean. A slice counts when it holds at least one reading.
- */
-export function meanExpr(averaging: FamilyInfo['averaging'], selector: string): string {
-  const mean = `avg_over_time(${selector}[${averaging}])`;
-  if (averaging !== '8h' && averaging !== '24h') return mean;
-  const { slice, atLeast } = COVERAGE[averaging];
-  return `${mean}
-and on (job, instance, id, substance)
-count_over_time(avg_over_time(${selector}[${slice}])[${averaging}:${slice}]) >= ${atLeast}`;
-}
-
 function meanRule(averaging: FamilyInfo['averaging'], families: NormFamily[], why: string): RecordingRule {
   const substances = substancesOf(...families);
   return {
@@ -74,9 +61,10 @@ function meanRule(averaging: FamilyInfo['averaging'], families: NormFamily[], wh
 function meansGroup(): RuleGroup {
   return {
     comment: `Means per station and substance over the averaging time of each norm, for the substances that have \
-one. A mean averages the readings present in its window, and counts only once 75 % of the window holds readings \
-(the usual data capture of air-quality reporting): at least ${COVERAGE['8h'].atLeast} of the 8 hours and ${COVERAGE['24h'].atLeast} of the 24 hours have a reading. \
-Until then, after an installation or an outage, the mean, its multiples and its alerts are absent.`,
+one. A mean averages the readings present in its window, and counts only once ${DATA_CAPTURE_TEXT} of the window holds \
+readings (the usual data capture of air-quality reporting): at least ${coverageText('8h')} and \
+${coverageText('24h')} have a reading. Until then, after an installation or an outage, the mean, its multiples \
+and its alerts are absent.`,
     name: GROUPS.means,
     rules: [
       meanRule(
@@ -216,8 +204,10 @@ function annualGroup(): RuleGroup {
   return {
     comment: `Annual means and their multiples of ПДК с.г. and of the WHO annual guidelines. They mean what \
 they say only where Prometheus holds a year of readings (--storage.tsdb.retention.time=1y or more, backfilled or \
-not); on the default 15 days they are 15-day means, so delete this group there and read the dashboard's annual \
-panels from a long-term store instead. Evaluated hourly: each evaluation reads every sample of the year.`,
+not), and exist only once ${coverageText('1y')} hold a reading (${DATA_CAPTURE_TEXT}); on the default \
+15 days they never do, so delete this group there and read the dashboard's annual panel from a long-term store \
+instead. Evaluated hourly: each evaluation reads every sample of the year twice (the mean, and the days that hold \
+readings).`,
     name: GROUPS.annual,
     interval: '1h',
     rules: [
