@@ -11,7 +11,6 @@ import {
   GENERATE_NORMS_COMMAND,
   GROUPS,
   meanRecord,
-  ratioRecord,
 } from './norms-names.js';
 import { normsRuleGroups, STATION_NAME } from './norms-rules.js';
 import type { AlertingRule } from './rules-yaml.js';
