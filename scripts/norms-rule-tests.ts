@@ -5,13 +5,7 @@
 import { stringify } from 'yaml';
 import { normsOf } from '../src/norms/lookup.js';
 import { COVERAGE, EXTREME_POLLUTION, FAMILIES, type NormFamily } from '../src/norms/table.js';
-import {
-  ALERTS,
-  CONCENTRATION,
-  GENERATE_NORMS_COMMAND,
-  GROUPS,
-  meanRecord,
-} from './norms-names.js';
+import { ALERTS, CONCENTRATION, GENERATE_NORMS_COMMAND, GROUPS, meanRecord } from './norms-names.js';
 import { normsRuleGroups, STATION_NAME } from './norms-rules.js';
 import type { AlertingRule } from './rules-yaml.js';
 
