@@ -5,6 +5,7 @@ import type { FamilyInfo, NormFamily } from '../src/norms/table.js';
 export const CONCENTRATION = 'cityair_concentration_micrograms_per_cubic_meter';
 export const NORMS_RULES_FILE = 'deploy/prometheus/cityair-norms-rules.yml';
 export const NORMS_RULES_TEST_FILE = 'deploy/prometheus/cityair-norms-rules.test.yml';
+export const NORMS_ANNUAL_TEST_FILE = 'deploy/prometheus/cityair-norms-annual.test.yml';
 export const GENERATE_NORMS_COMMAND = 'npm run generate:norms';
 export const RUNBOOK_URL = 'https://github.com/cityair-exporter/cityair-exporter/blob/main/docs/runbook.md';
 

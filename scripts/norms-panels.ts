@@ -4,7 +4,8 @@
 // whatever store holds the year (a long-term store that Prometheus writes to, or backfilled history).
 import { normsOf } from '../src/norms/lookup.js';
 import { BAND_LIMITS, FAMILIES, type NormFamily, SUBSTANCE_NAMES } from '../src/norms/table.js';
-import { CONCENTRATION, ratioRecord } from './norms-names.js';
+import { coverageText, covered, DATA_CAPTURE_TEXT } from './norms-coverage.js';
+import { CONCENTRATION, oneOf, ratioRecord } from './norms-names.js';
 
 export type PanelJson = Record<string, unknown> & { id?: unknown; title?: unknown; type?: unknown };
 
@@ -184,7 +185,10 @@ function overTime(id: number, gridPos: object): PanelJson {
   };
 }
 
-/** One column per substance and annual norm; each mean divided by its value here, as no rule holds the year. */
+/**
+ * One column per substance and annual norm; each mean divided by its value here, as no rule holds the year, and
+ * shown only where enough days of the year hold readings, as the annual rules do.
+ */
 function annual(id: number, gridPos: object): PanelJson {
   const families: NormFamily[] = ['pdk-annual', 'who-annual'];
   const parts = families.flatMap((f) =>
@@ -194,13 +198,16 @@ function annual(id: number, gridPos: object): PanelJson {
       return `label_replace(${mean} / ${n.ugPerM3}, "norm", "${column}", "", "")`;
     }),
   );
-  const expr = `max by (name, norm) ((${parts.join(' or ')}) ${WITH_NAME})`;
+  const substances = [...new Set(families.flatMap((f) => normsOf(f).map((n) => n.substance)))];
+  const selector = `${CONCENTRATION}{${FILTER}, substance=~"${oneOf(substances)}"}`;
+  const expr = `max by (name, norm) ((${covered(`(${parts.join(' or ')})`, '1y', selector)}) ${WITH_NAME})`;
   const panelTitle = 'Multiple of ПДК с.г. and of the WHO annual guideline (365-day mean)';
   const description = [
     'The mean of the last 365 days of each substance at each station as a multiple of its annual norm: ПДК с.г.',
     `(СанПиН 1.2.3685-21) and the WHO 2021 annual guideline. ${BANDS_TEXT} It is computed from the readings the`,
-    'data source holds: a Prometheus keeping 15 days gives the mean of 15 days. Point the data source at a',
-    'long-term store that holds the year (one Prometheus writes to, or backfilled history) to read it as annual.',
+    `data source holds, and shown once ${coverageText('1y')} hold readings (${DATA_CAPTURE_TEXT}): a Prometheus`,
+    'keeping 15 days shows nothing. Point the data source at a long-term store that holds the year (one',
+    'Prometheus writes to, or backfilled history).',
   ];
   return table(base(id, gridPos, panelTitle, description), expr, 'norm', {});
 }

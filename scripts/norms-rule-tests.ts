@@ -4,27 +4,20 @@
 // so promtool checks that Prometheus renders them the same.
 import { stringify } from 'yaml';
 import { normsOf } from '../src/norms/lookup.js';
-import { EXTREME_POLLUTION, FAMILIES, type NormFamily } from '../src/norms/table.js';
-import {
-  ALERTS,
-  CONCENTRATION,
-  GENERATE_NORMS_COMMAND,
-  GROUPS,
-  meanRecord,
-  ratioRecord,
-} from './norms-names.js';
+import { COVERAGE, EXTREME_POLLUTION, FAMILIES, type NormFamily } from '../src/norms/table.js';
+import { ALERTS, CONCENTRATION, GENERATE_NORMS_COMMAND, GROUPS, meanRecord } from './norms-names.js';
 import { normsRuleGroups, STATION_NAME } from './norms-rules.js';
 import type { AlertingRule } from './rules-yaml.js';
 
-const JOB = 'cityair';
-const INSTANCE = 'exporter:9610';
+export const JOB = 'cityair';
+export const INSTANCE = 'exporter:9610';
 /** Stations: the first has a name in cityair_station_info; the alerts must fire for the others without one. */
-const NAMED = { id: '1000', name: 'Москва, ул. Ленина, 12' };
+export const NAMED = { id: '1000', name: 'Москва, ул. Ленина, 12' };
 const UNLISTED = '1017';
 const QUIET = '1034';
 const EDGE = '1051';
 /** A substance no norm covers, at a concentration that would break any of them. */
-const UNCOVERED = 'ch2o';
+export const UNCOVERED = 'ch2o';
 
 type Labels = Record<string, string>;
 interface Series {
@@ -43,7 +36,7 @@ export function normsRuleTestsYaml(): string {
     evaluation_interval: '5m',
     // promtool evaluates groups in random order unless told; the multiples read the means.
     group_eval_order: [GROUPS.means, GROUPS.pdk, GROUPS.who, GROUPS.annual],
-    tests: [meansTest(), pdkSingleTest(), pdkDailyTest(), extremeTest(), whoTest(), annualTest()],
+    tests: [meansTest(), pdkSingleTest(), pdkDailyTest(), coverageTest(), extremeTest(), whoTest()],
   };
   const header = `# Generated from src/norms/table.ts by \`${GENERATE_NORMS_COMMAND}\`: change a norm there, not here.
 # promtool unit tests of cityair-norms-rules.yml: \`promtool test rules deploy/prometheus/cityair-norms-rules.test.yml\`.
@@ -51,7 +44,7 @@ export function normsRuleTestsYaml(): string {
   return header + stringify(doc, { lineWidth: 0 });
 }
 
-function selector(metric: string, labels: Labels): string {
+export function selector(metric: string, labels: Labels): string {
   const all = { job: JOB, instance: INSTANCE, ...labels };
   return `${metric}{${Object.entries(all)
     .map(([k, v]) => `${k}="${v}"`)
@@ -59,11 +52,11 @@ function selector(metric: string, labels: Labels): string {
 }
 
 /** `value` for `points` samples, then the next segment: promtool's "a x n" gives n + 1 samples. */
-function segments(...parts: readonly (readonly [number, number])[]): string {
+export function segments(...parts: readonly (readonly [number, number])[]): string {
   return parts.map(([value, points]) => `${value}x${points - 1}`).join(' ');
 }
 
-function concentration(id: string, substance: string, values: string): Series {
+export function concentration(id: string, substance: string, values: string): Series {
   return { series: selector(CONCENTRATION, { id, substance }), values };
 }
 
@@ -289,21 +282,51 @@ function whoTest() {
   };
 }
 
-function annualTest() {
-  const substances = [...new Set(normsOf('pdk-single').map((n) => n.substance)), UNCOVERED];
-  const value = 100;
-  const ratios = (family: NormFamily) => ({
-    expr: ratioRecord(family),
-    eval_time: '3h',
-    exp_samples: normsOf(family).map((n) => ({
-      labels: selector(ratioRecord(family), { id: NAMED.id, substance: n.substance }),
-      value: value / n.ugPerM3,
-    })),
-  });
+/**
+ * A daily mean counts once enough of its hours hold readings. Readings every minute, none on the hour, so each block
+ * fills whole clock hours on every Prometheus version: a day of silence and then 75 minutes, an hour short of
+ * enough and just enough at 1.1 × ПДК с.с., and a full day of it; and hourly rows on the hour, an hour short. Both
+ * daily alerts stay quiet until the mean covers enough hours.
+ */
+function coverageTest() {
+  const daily = normsOf('pdk-daily').find((n) => n.substance === 'no2');
+  const who = normsOf('who-24h').find((n) => n.substance === 'no2');
+  if (!daily || !who) throw new Error('no daily NO₂ norms in the table');
+  const value = 1.1 * daily.ugPerM3;
+  const { atLeast } = COVERAGE['24h'];
+  // Blanks up to 3 h, then readings from 3 h 01 min to one minute before the hour `hours` later.
+  const hoursFrom3h = (hours: number) => `_x181 ${value}x${hours * 60 - 2}`;
+  // Hourly rows on the hour from 8 h, one hour short: each row falls in one clock hour, not in two.
+  const onTheHour = `_x480 ${Array.from({ length: atLeast - 1 }, () => `${value} _x59`).join(' ')}`;
+  const [gap, short, enough, full, hourly] = ['1085', '1102', '1119', '1136', '1153'];
+  const input = [
+    concentration(gap, 'no2', `${0.2 * daily.ugPerM3}x60 _x1440 ${value}x75`),
+    concentration(short, 'no2', hoursFrom3h(atLeast - 1)),
+    concentration(hourly, 'no2', onTheHour),
+    concentration(enough, 'no2', hoursFrom3h(atLeast)),
+    concentration(full, 'no2', `${value}x1575`),
+  ];
+  const fired = (r: AlertingRule, extra: Labels, multiple: number) => [
+    expected(r, { ...unnamed(enough, 'no2'), ...extra }, multiple),
+    expected(r, { ...unnamed(full, 'no2'), ...extra }, multiple),
+  ];
+  const whoAlert = rule(ALERTS.who);
+  const multipleOfWho = Math.round((value / who.ugPerM3) * 10) / 10;
   return {
-    name: 'the annual multiples divide the mean of the stored year by each annual value, where there is one',
-    interval: '1h',
-    input_series: substances.map((s) => concentration(NAMED.id, s, segments([value, 4]))),
-    promql_expr_test: [ratios('pdk-annual'), ratios('who-annual')],
+    name: `${ALERTS.pdkDaily} and ${ALERTS.who} judge a 24-hour mean only once ${atLeast} of its hours hold readings`,
+    interval: '1m',
+    input_series: input,
+    alert_rule_test: [
+      {
+        eval_time: '26h15m',
+        alertname: ALERTS.pdkDaily,
+        exp_alerts: fired(rule(ALERTS.pdkDaily), {}, 1.1),
+      },
+      {
+        eval_time: '26h15m',
+        alertname: ALERTS.who,
+        exp_alerts: fired(whoAlert, { averaging: FAMILIES['who-24h'].averaging }, multipleOfWho),
+      },
+    ],
   };
 }

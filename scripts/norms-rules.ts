@@ -9,6 +9,7 @@ import {
   type NormFamily,
   SUBSTANCE_NAMES,
 } from '../src/norms/table.js';
+import { coverageText, DATA_CAPTURE_TEXT, meanExpr } from './norms-coverage.js';
 import {
   ALERTS,
   CONCENTRATION,
@@ -53,15 +54,17 @@ function meanRule(averaging: FamilyInfo['averaging'], families: NormFamily[], wh
   return {
     comment: why,
     record: meanRecord(averaging),
-    expr: `avg_over_time(${CONCENTRATION}{substance=~"${oneOf(substances)}"}[${averaging}])`,
+    expr: meanExpr(averaging, `${CONCENTRATION}{substance=~"${oneOf(substances)}"}`),
   };
 }
 
 function meansGroup(): RuleGroup {
   return {
     comment: `Means per station and substance over the averaging time of each norm, for the substances that have \
-one. A mean averages the readings present in its window: a station read for part of the window gets the mean of \
-that part.`,
+one. A mean averages the readings present in its window, and counts only once ${DATA_CAPTURE_TEXT} of the window holds \
+readings (the usual data capture of air-quality reporting): at least ${coverageText('8h')} and \
+${coverageText('24h')} have a reading. Until then, after an installation or an outage, the mean, its multiples \
+and its alerts are absent.`,
     name: GROUPS.means,
     rules: [
       meanRule(
@@ -201,8 +204,10 @@ function annualGroup(): RuleGroup {
   return {
     comment: `Annual means and their multiples of ПДК с.г. and of the WHO annual guidelines. They mean what \
 they say only where Prometheus holds a year of readings (--storage.tsdb.retention.time=1y or more, backfilled or \
-not); on the default 15 days they are 15-day means, so delete this group there and read the dashboard's annual \
-panels from a long-term store instead. Evaluated hourly: each evaluation reads every sample of the year.`,
+not), and exist only once ${coverageText('1y')} hold a reading (${DATA_CAPTURE_TEXT}); on the default \
+15 days they never do, so delete this group there and read the dashboard's annual panel from a long-term store \
+instead. Evaluated hourly: each evaluation reads every sample of the year twice (the mean, and the days that hold \
+readings).`,
     name: GROUPS.annual,
     interval: '1h',
     rules: [

@@ -117,3 +117,32 @@ export const EXTREME_POLLUTION: readonly ExtremeCriterion[] = [
   { criterion: '30x_8h', atLeast: 30, lasting: '8h', text: '30–49 × ПДК м.р. for 8 hours or more' },
   { criterion: '20x_2d', atLeast: 20, lasting: '2d', text: '20–29 × ПДК м.р. for more than 2 days' },
 ];
+
+/**
+ * The share of a mean's window that must hold readings before the mean is judged against a norm: the data capture
+ * air-quality reporting asks for. An hour of data after a day of silence is no 24-hour mean.
+ */
+export const DATA_CAPTURE = 0.75;
+
+export interface Coverage {
+  /** The slice of the window counted as covered when it holds a reading, as a Prometheus duration. */
+  readonly slice: '1h' | '1d';
+  /** How many such slices the window has. */
+  readonly slices: number;
+  /** How many of them must hold a reading before the mean counts: DATA_CAPTURE of them, rounded up. */
+  readonly atLeast: number;
+}
+
+function covering(slice: Coverage['slice'], slices: number): Coverage {
+  return { slice, slices, atLeast: Math.ceil(DATA_CAPTURE * slices) };
+}
+
+/**
+ * What each mean needs: hours for the 8-hour and 24-hour means, days for the annual one (a year is 365 days, as
+ * in Prometheus' `1y`).
+ */
+export const COVERAGE: Readonly<Record<'8h' | '24h' | '1y', Coverage>> = {
+  '8h': covering('1h', 8),
+  '24h': covering('1h', 24),
+  '1y': covering('1d', 365),
+};

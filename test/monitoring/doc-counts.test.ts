@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { demoPosts, demoPostsAt } from '../../src/demo/stations.js';
+import { COVERAGE, DATA_CAPTURE } from '../../src/norms/table.js';
 import { parseRules, ROOT, recordingRules } from './model.js';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
@@ -81,5 +82,30 @@ describe('docs/dashboards-and-alerts.md', () => {
     expect(kit).toContain(
       `(${demoPosts().length} simulated stations: ${steady} offline, and ${changing} others that change state every minute, so ${even} and ${odd} offline by turns)`,
     );
+  });
+});
+
+describe('the data capture the norms’ means need, wherever the docs state it', () => {
+  const docs = ['README.md', 'docs/dashboards-and-alerts.md', 'docs/runbook.md', 'docs/backfill.md'].map(
+    (f) => [f, readFileSync(join(ROOT, f), 'utf8').replace(/\s+/g, ' ')],
+  );
+  const needed = new Map(Object.values(COVERAGE).map((c) => [c.slices, c.atLeast]));
+
+  it.each(docs)('%s gives the table’s share and counts', (_file, text) => {
+    // "75 % of its window", "the 75 % data capture"; other shares in the docs are written without a space.
+    for (const [, share] of text.matchAll(/(\d+) % (?:data capture|of (?:its|their))/g))
+      expect(Number(share) / 100).toBe(DATA_CAPTURE);
+    // "18 of its 24 hours", "6 of 8", "274 of the 365 days".
+    for (const [phrase, n, of] of text.matchAll(/(\d+) of (?:its |the )?(\d+)\b/g)) {
+      if (needed.has(Number(of))) expect(Number(n), phrase).toBe(needed.get(Number(of)));
+    }
+  });
+
+  it('states them in the norms section and the runbook', () => {
+    const [kitText, runbookText] = ['docs/dashboards-and-alerts.md', 'docs/runbook.md'].map(
+      (f) => docs.find(([name]) => name === f)?.[1] ?? '',
+    );
+    for (const c of Object.values(COVERAGE)) expect(kitText).toContain(`${c.atLeast} of the ${c.slices}`);
+    expect(runbookText).toContain(`${COVERAGE['24h'].atLeast} of its 24 hours`);
   });
 });

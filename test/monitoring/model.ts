@@ -11,10 +11,12 @@ export const RULES_TEST_FILE = `${ROOT}deploy/prometheus/cityair-rules.test.yml`
 /** Generated from the norms table (npm run generate:norms). */
 export const NORMS_RULES_FILE = `${ROOT}deploy/prometheus/cityair-norms-rules.yml`;
 export const NORMS_RULES_TEST_FILE = `${ROOT}deploy/prometheus/cityair-norms-rules.test.yml`;
+/** The annual means' tests, evaluated a day at a time over most of a year. */
+export const NORMS_ANNUAL_TEST_FILE = `${ROOT}deploy/prometheus/cityair-norms-annual.test.yml`;
 /** Every rules file Prometheus loads, each with its promtool unit tests. */
 export const RULE_FILES = [
-  { rules: RULES_FILE, tests: RULES_TEST_FILE },
-  { rules: NORMS_RULES_FILE, tests: NORMS_RULES_TEST_FILE },
+  { rules: RULES_FILE, tests: [RULES_TEST_FILE] },
+  { rules: NORMS_RULES_FILE, tests: [NORMS_RULES_TEST_FILE, NORMS_ANNUAL_TEST_FILE] },
 ] as const;
 export const RUNBOOK_FILE = `${ROOT}docs/runbook.md`;
 export const DASHBOARD_FILES = {

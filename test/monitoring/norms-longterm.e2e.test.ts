@@ -1,9 +1,11 @@
 // The annual panel of the air-quality dashboard against a long-term store: a real VictoriaMetrics holding a year of
 // readings, queried with the panel's own expression. The panel computes the annual mean in its query (no recording
-// rule sees a year in a Prometheus that keeps 15 days), so a store that holds the year must answer it as it is.
+// rule sees a year in a Prometheus that keeps 15 days), so a store that holds the year must answer it as it is;
+// and it shows a station only once enough days of the year hold its readings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { normValue } from '../../src/norms/lookup.js';
+import { COVERAGE } from '../../src/norms/table.js';
 import { binaryPath, type Daemon, freePort, makeTempDir, startDaemon, waitFor } from '../support/daemon.js';
 import { loadDashboards, panelQueries, substitute } from './model.js';
 
@@ -12,9 +14,12 @@ const victoriaMetrics = binaryPath('victoria-metrics', 'victoria-metrics');
 const JOB = 'cityair';
 const INSTANCE = 'exporter:9610';
 const STATION = { id: '1068', name: 'Норильск, ЖК "Северное сияние", корп. 4', tz: 'Asia/Krasnoyarsk' };
+// Read on one day fewer than the annual mean needs.
+const SHORT = { id: '1170', name: 'Москва, Тверская ул., 7', tz: 'Europe/Moscow' };
 const DAY_MS = 86_400_000;
-// A year of daily readings: NO₂ alternating between 30 and 50 µg/m³ (mean 40), PM2.5 at 20.
-const DAYS = 360;
+// A reading a day, on exactly as many of the past days as the annual mean needs (none today, a day not over):
+// NO₂ alternating between 30 and 50 µg/m³ (mean 40 over an even number of days), PM2.5 at 20.
+const DAYS = COVERAGE['1y'].atLeast;
 const no2 = (day: number): number => (day % 2 === 0 ? 30 : 50);
 const PM25 = 20;
 
@@ -28,9 +33,13 @@ const result = z.object({
 });
 
 function importText(nowMs: number): string {
-  const labels = (extra: string) => `job="${JOB}",instance="${INSTANCE}",id="${STATION.id}"${extra}`;
+  return [stationText(STATION, DAYS, nowMs), stationText(SHORT, DAYS - 1, nowMs)].join('');
+}
+
+function stationText(station: typeof STATION, days: number, nowMs: number): string {
+  const labels = (extra: string) => `job="${JOB}",instance="${INSTANCE}",id="${station.id}"${extra}`;
   const lines: string[] = [];
-  for (let day = DAYS; day >= 0; day--) {
+  for (let day = days; day >= 1; day--) {
     const t = nowMs - day * DAY_MS;
     lines.push(
       `cityair_concentration_micrograms_per_cubic_meter{${labels(',substance="no2"')}} ${no2(day)} ${t}`,
@@ -40,7 +49,7 @@ function importText(nowMs: number): string {
     );
   }
   // Today's station list: the names come from it, as they do on the live dashboard.
-  const info = `,name="${STATION.name.replace(/"/g, '\\"')}",description="",tz="${STATION.tz}"`;
+  const info = `,name="${station.name.replace(/"/g, '\\"')}",description="",tz="${station.tz}"`;
   lines.push(`cityair_station_info{${labels(info)}} 1 ${nowMs}`);
   return `${lines.join('\n')}\n`;
 }
@@ -79,7 +88,7 @@ describe.skipIf(!victoriaMetrics)('the annual panel on VictoriaMetrics', () => {
 
   afterAll(async () => daemon?.stop());
 
-  it('gives each station the year’s mean as a multiple of ПДК с.г. and of the WHO annual guideline', async () => {
+  it('gives a station read on enough days the year’s mean as a multiple of ПДК с.г. and of the WHO annual guideline, and one read on a day fewer nothing', async () => {
     const dashboard = loadDashboards().find((d) => d.model.uid === 'cityair-air-quality');
     const [query] = dashboard ? panelQueries(dashboard).filter((q) => q.panel === TITLE) : [];
     if (!query) throw new Error(`no panel "${TITLE}"`);
@@ -103,5 +112,13 @@ describe.skipIf(!victoriaMetrics)('the annual panel on VictoriaMetrics', () => {
     expect(value('PM2.5 ПДК с.г.')).toBeCloseTo(PM25 / (normValue('pm2.5', 'pdk-annual') ?? Number.NaN), 6);
     expect(value('PM2.5 WHO annual')).toBeCloseTo(PM25 / (normValue('pm2.5', 'who-annual') ?? Number.NaN), 6);
     expect(new Set(cells.map((c) => c.metric.name))).toEqual(new Set([STATION.name]));
+    // The other station's readings are there, on a day fewer.
+    const held = await fetch(
+      `${url}/api/v1/query?${new URLSearchParams({
+        query: `count_over_time(cityair_concentration_micrograms_per_cubic_meter{id="${SHORT.id}", substance="no2"}[1y])`,
+        time: String(nowMs / 1000),
+      })}`,
+    );
+    expect(Number(result.parse(await held.json()).data.result[0]?.value[1])).toBe(DAYS - 1);
   });
 });

@@ -23,7 +23,7 @@ describe.skipIf(!promtool).each(RULE_FILES.map((f) => [basename(f.rules), f] as 
 
     // The norms' tests evaluate two days of rules; on a busy machine that takes promtool tens of seconds.
     it('passes the unit tests of every alert', { timeout: 180_000 }, () => {
-      const result = run('test', 'rules', f.tests);
+      const result = run('test', 'rules', ...f.tests);
       expect(result.status, result.stdout + result.stderr).toBe(0);
       expect(result.stdout).toContain('SUCCESS');
     });

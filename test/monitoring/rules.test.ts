@@ -28,11 +28,16 @@ const ANNUAL_GROUP = 'cityair.norms.annual';
 describe.each(RULE_FILES.map((f) => [basename(f.rules), f] as const))(
   'unit test coverage of %s',
   (name, f) => {
-    const cases = loadRuleTests(f.tests).tests.flatMap((t) => t.alert_rule_test ?? []);
+    const cases = f.tests.flatMap((file) =>
+      loadRuleTests(file).tests.flatMap((t) => t.alert_rule_test ?? []),
+    );
 
-    it('the unit tests load the shipped rules file', () => {
-      expect(loadRuleTests(f.tests).rule_files).toEqual([name]);
-    });
+    it.each(f.tests.map((file) => [basename(file)]))(
+      'the unit tests of %s load the shipped rules file',
+      (file) => {
+        expect(loadRuleTests(f.tests.find((t) => basename(t) === file) ?? '').rule_files).toEqual([name]);
+      },
+    );
 
     it.each([...new Set(alertingRules(loadRules(f.rules)).map((a) => a.alert))].map((a) => [a]))(
       '%s has a case where it fires and one where it does not',

@@ -3,10 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { normsAnnualTestsYaml } from '../../scripts/norms-annual-tests.js';
 import { DASHBOARD_FILE, dashboardWithNorms } from '../../scripts/norms-dashboard.js';
 import { DOCS_FILE, docsWithNormsTable, normsTableMarkdown } from '../../scripts/norms-docs.js';
 import {
   GENERATE_NORMS_COMMAND,
+  NORMS_ANNUAL_TEST_FILE,
   NORMS_RULES_FILE,
   NORMS_RULES_TEST_FILE,
 } from '../../scripts/norms-names.js';
@@ -20,6 +22,7 @@ describe('files generated from the norms table', () => {
   it.each([
     [NORMS_RULES_FILE, () => normsRulesYaml()],
     [NORMS_RULES_TEST_FILE, () => normsRuleTestsYaml()],
+    [NORMS_ANNUAL_TEST_FILE, () => normsAnnualTestsYaml()],
     [DASHBOARD_FILE, () => dashboardWithNorms(read(DASHBOARD_FILE))],
     [DOCS_FILE, () => docsWithNormsTable(read(DOCS_FILE))],
   ])('%s is up to date', (file, generate) => {
