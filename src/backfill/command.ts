@@ -10,7 +10,7 @@ import { Secret } from '../config/secret.js';
 import { parseDurationMs } from '../config/units.js';
 import { createLogger } from '../log/logger.js';
 import { readReadingRows } from '../readings/read.js';
-import { armTimer } from '../refresh/clock.js';
+import { armTimer } from '../runtime/timers.js';
 import { readStations } from '../stations/read.js';
 import { createDispatcher } from '../upstream/dispatcher.js';
 import { createUpstream, type Upstream } from '../upstream/exchange.js';

@@ -16,7 +16,7 @@ import type { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { MetricSpec } from '../exposition/catalog.js';
 import { escapeHelp, escapeLabelValue } from '../exposition/escape.js';
-import { armTimer } from '../refresh/clock.js';
+import { armTimer } from '../runtime/timers.js';
 import { MAX_NUMBER_BYTES, writeNumber } from './number-bytes.js';
 import { BACKFILL_FAMILIES, forEachSample, type Series, stationSeries } from './samples.js';
 import type { Sink, StationWriter } from './sink.js';

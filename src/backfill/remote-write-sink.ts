@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { Secret } from '../config/secret.js';
-import { armTimer } from '../refresh/clock.js';
+import { armTimer } from '../runtime/timers.js';
 import { parseRetryAfter } from '../upstream/failure.js';
 import type { RemoteWriteTarget } from './config.js';
 import { encodeWriteRequest, type WireSeries, wireLabels } from './remote-write-proto.js';

@@ -2,7 +2,7 @@
 // counters and histograms each collector registers on it. Values that come from collector state (cityair_up, the
 // refresh timestamps) are not here: the scrape reads the state once and writes them itself.
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import { TIMER_LIMIT_MS } from '../refresh/clock.js';
+import { TIMER_LIMIT_MS } from '../runtime/timers.js';
 import { EXPORTER_METRICS as M } from './catalog.js';
 import { type DelaySummary, watchEventLoopDelay } from './event-loop-delay.js';
 

@@ -1,4 +1,5 @@
 // Time as a dependency: the refresher asks this for the time and for timers, so tests can drive a fake one.
+import { armTimer } from '../runtime/timers.js';
 
 export interface Clock {
   /** Wall-clock time in milliseconds (Unix epoch), for timestamps. */
@@ -7,25 +8,6 @@ export interface Clock {
   readonly monotonic: () => number;
   /** Runs fn after ms; the returned function cancels it. */
   readonly setTimer: (fn: () => void, ms: number) => () => void;
-}
-
-/** The longest delay Node's timers keep: anything above it (or not a number) runs after 1 ms instead. */
-export const TIMER_LIMIT_MS = 2 ** 31 - 1;
-
-/**
- * setTimeout for any delay: a longer one is armed in steps of at most the limit, so that it waits as long as it
- * says instead of firing at once. NaN waits like Infinity (never): a broken delay must not become a busy loop.
- */
-export function armTimer(fn: () => void, ms: number): () => void {
-  let timer: NodeJS.Timeout | undefined;
-  const arm = (rest: number): void => {
-    timer =
-      rest > TIMER_LIMIT_MS
-        ? setTimeout(() => arm(rest - TIMER_LIMIT_MS), TIMER_LIMIT_MS)
-        : setTimeout(fn, rest);
-  };
-  arm(Number.isNaN(ms) ? Number.POSITIVE_INFINITY : Math.max(0, ms));
-  return () => clearTimeout(timer);
 }
 
 export const systemClock: Clock = {

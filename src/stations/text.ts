@@ -3,8 +3,8 @@
 // at 100,000 stations (millions of rope nodes kept alive through every young-generation GC, a two-byte flatten,
 // then a UTF-8 pass), so this measures the exact size first and writes UTF-8 into one Buffer.
 
-import { COLLECT_ABOVE_BYTES, collectDeadBuffers } from '../exposition/dead-buffers.js';
 import { familyHeader } from '../exposition/gauge-text.js';
+import { COLLECT_ABOVE_BYTES, collectDeadBuffers } from '../runtime/dead-buffers.js';
 import { STATION_METRICS } from './metrics.js';
 import { STATION_FIELDS, type Station, type StationList } from './schema.js';
 

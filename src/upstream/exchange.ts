@@ -4,8 +4,8 @@
 // its own, which caps apply (stations/read.ts, readings/read.ts).
 import { Agent, type Dispatcher, request } from 'undici';
 import type { Secret } from '../config/secret.js';
-import { COLLECT_ABOVE_BYTES, collectDeadBuffers } from '../exposition/dead-buffers.js';
-import { armTimer } from '../refresh/clock.js';
+import { COLLECT_ABOVE_BYTES, collectDeadBuffers } from '../runtime/dead-buffers.js';
+import { armTimer } from '../runtime/timers.js';
 import { type Body, type BodyProblem, readBody } from './body.js';
 import { type Failure, failure, parseRetryAfter, type Result, reasonForStatus } from './failure.js';
 import {

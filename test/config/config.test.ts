@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Config, ConfigError, helpText, parseCli, SETTINGS } from '../../src/config/config.js';
 import { formatDuration } from '../../src/config/units.js';
-import { TIMER_LIMIT_MS } from '../../src/refresh/clock.js';
+import { TIMER_LIMIT_MS } from '../../src/runtime/timers.js';
 
 type Env = Readonly<Record<string, string>>;
 type SettingKey = keyof typeof SETTINGS;
