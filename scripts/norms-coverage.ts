@@ -33,17 +33,23 @@ function justUnder(d: string): string {
 }
 
 /**
- * The condition that enough of the window holds readings: the slices of the window with a reading, counted with a
- * subquery stepped by the slice (each step reads one slice, so the window is read once more, not once per step).
- * The ranges are a millisecond short of a slice and of the window: Prometheus 2 closes a range at both ends, so a
- * row on the hour (hourly and daily rows are) would count for two slices, and a window ending on the hour would
- * count one slice too many.
+ * The window as slices (hours, or days for the year): the whole clock hours (UTC days) the window ends with, each
+ * the mean of the readings it holds, by a subquery stepped by the slice. Each step reads one slice, so the window
+ * is read once. The ranges are a millisecond short of a slice and of the window: Prometheus 2 closes a range at
+ * both ends, so a row on the hour (hourly and daily rows are) would count in two slices, and a window ending on
+ * the hour would hold one slice too many.
  */
-export function coverageCondition(averaging: FamilyInfo['averaging'], selector: string): string | undefined {
+function slices(averaging: FamilyInfo['averaging'], selector: string): string | undefined {
   const c = coverageOf(averaging);
   if (!c) return undefined;
-  const slices = `last_over_time(${selector}[${justUnder(c.slice)}])`;
-  return `count_over_time(${slices}[${justUnder(averaging)}:${c.slice}]) >= ${c.atLeast}`;
+  return `avg_over_time(${selector}[${justUnder(c.slice)}])[${justUnder(averaging)}:${c.slice}]`;
+}
+
+/** The condition that enough slices of the window hold readings. */
+export function coverageCondition(averaging: FamilyInfo['averaging'], selector: string): string | undefined {
+  const window = slices(averaging, selector);
+  const c = coverageOf(averaging);
+  return window && c ? `count_over_time(${window}) >= ${c.atLeast}` : undefined;
 }
 
 /** `expr` kept only for the series whose window, read by `selector`, holds enough readings. */
@@ -52,9 +58,19 @@ export function covered(expr: string, averaging: FamilyInfo['averaging'], select
   return condition ? `${expr}\nand on (${SERIES})\n${condition}` : expr;
 }
 
+/**
+ * The mean over the window. Where the window is sliced, it is the mean of its slices' means, so each hour (day)
+ * weighs the same whatever the number of readings in it: an hour of 30-second scrapes after hourly backfilled
+ * rows counts as one hour, not as 120 rows.
+ */
+export function slicedMean(averaging: FamilyInfo['averaging'], selector: string): string {
+  const window = slices(averaging, selector);
+  return window ? `avg_over_time(${window})` : `avg_over_time(${selector}[${averaging}])`;
+}
+
 /** The mean over the window, present only where enough of the window holds readings. */
 export function meanExpr(averaging: FamilyInfo['averaging'], selector: string): string {
-  return covered(`avg_over_time(${selector}[${averaging}])`, averaging, selector);
+  return covered(slicedMean(averaging, selector), averaging, selector);
 }
 
 /** "75 %", as the docs and comments write the data capture. */

@@ -4,7 +4,7 @@
 // whatever store holds the year (a long-term store that Prometheus writes to, or backfilled history).
 import { normsOf } from '../src/norms/lookup.js';
 import { BAND_LIMITS, FAMILIES, type NormFamily, SUBSTANCE_NAMES } from '../src/norms/table.js';
-import { coverageText, covered, DATA_CAPTURE_TEXT } from './norms-coverage.js';
+import { coverageText, covered, DATA_CAPTURE_TEXT, slicedMean } from './norms-coverage.js';
 import { CONCENTRATION, oneOf, ratioRecord } from './norms-names.js';
 
 export type PanelJson = Record<string, unknown> & { id?: unknown; title?: unknown; type?: unknown };
@@ -194,7 +194,7 @@ function annual(id: number, gridPos: object): PanelJson {
   const parts = families.flatMap((f) =>
     normsOf(f).map((n) => {
       const column = `${SUBSTANCE_NAMES[n.substance]} ${FAMILIES[f].label}`;
-      const mean = `avg_over_time(${CONCENTRATION}{${FILTER}, substance="${n.substance}"}[1y])`;
+      const mean = slicedMean('1y', `${CONCENTRATION}{${FILTER}, substance="${n.substance}"}`);
       return `label_replace(${mean} / ${n.ugPerM3}, "norm", "${column}", "", "")`;
     }),
   );

@@ -36,7 +36,15 @@ export function normsRuleTestsYaml(): string {
     evaluation_interval: '5m',
     // promtool evaluates groups in random order unless told; the multiples read the means.
     group_eval_order: [GROUPS.means, GROUPS.pdk, GROUPS.who, GROUPS.annual],
-    tests: [meansTest(), pdkSingleTest(), pdkDailyTest(), coverageTest(), extremeTest(), whoTest()],
+    tests: [
+      meansTest(),
+      weightingTest(),
+      pdkSingleTest(),
+      pdkDailyTest(),
+      coverageTest(),
+      extremeTest(),
+      whoTest(),
+    ],
   };
   const header = `# Generated from src/norms/table.ts by \`${GENERATE_NORMS_COMMAND}\`: change a norm there, not here.
 # promtool unit tests of cityair-norms-rules.yml: \`promtool test rules deploy/prometheus/cityair-norms-rules.test.yml\`.
@@ -98,7 +106,9 @@ const unnamed = (id: string, substance: string): Labels => ({ id, substance });
 function meansTest() {
   // Readings every 10 minutes: 10, 20, 30, ... µg/m³, for every substance the table knows and one it does not.
   const substances = [...new Set(normsOf('pdk-single').map((n) => n.substance)), UNCOVERED];
-  const at30h = { mean20m: 1800, mean24h: 1090, mean8h: 1570 };
+  // The 8-hour and 24-hour means are of whole clock hours, each the mean of its six readings: hour p (in minutes)
+  // holds p-50..p, so its mean is p - 15; at 30 h the 8 hours end at 23 h..30 h, the 24 hours at 7 h..30 h.
+  const at30h = { mean20m: 1800, mean24h: 1095, mean8h: 1575 };
   const sample = (name: string, substance: string, value: number) => ({
     labels: selector(name, { id: NAMED.id, substance }),
     value,
@@ -117,11 +127,43 @@ function meansTest() {
     name: 'the means average the readings of each substance a norm covers, over its averaging time',
     interval: '10m',
     input_series: substances.map((s) => concentration(NAMED.id, s, '10+10x200')),
-    // At 30 h: 20 min holds 1790..1810; 8 h holds 1330..1810; 24 h holds 370..1810.
+    // At 30 h: 20 min holds 1790..1810.
     promql_expr_test: [
       meanOf('20m', ['pdk-single'], at30h.mean20m),
       meanOf('8h', ['who-8h'], at30h.mean8h),
       meanOf('24h', ['pdk-daily', 'who-24h'], at30h.mean24h),
+    ],
+  };
+}
+
+/**
+ * Each hour of a 24-hour mean weighs the same, however many readings it holds: 22 hourly rows of 10 µg/m³ (as a
+ * backfill of hourly rows writes them) and then two hours of 5-minute readings of 100 average 17.5, not the 57 of
+ * their 46 readings. And the 24 hours end on the hour without a 25th: a row exactly 24 hours back is left out.
+ */
+function weightingTest() {
+  const [mixed, onTheHour] = ['1187', '1204'];
+  const hourly = Array.from({ length: 22 }, () => '10 _x11').join(' ');
+  const input = [
+    // Rows at 0 h 05, 1 h 05, ... 21 h 05, then every 5 minutes from 22 h 05 to 24 h.
+    concentration(mixed, 'pm2.5', `_ ${hourly} 100x23`),
+    // 1000 at 0 h, then 0 at every hour up to 24 h.
+    concentration(onTheHour, 'pm2.5', `1000 _x11 ${Array.from({ length: 23 }, () => '0 _x11').join(' ')} 0`),
+  ];
+  const mean = meanRecord('24h');
+  return {
+    name: 'a 24-hour mean weighs each of its 24 clock hours the same, and holds no 25th',
+    interval: '5m',
+    input_series: input,
+    promql_expr_test: [
+      {
+        expr: `${mean}{substance="pm2.5"}`,
+        eval_time: '24h',
+        exp_samples: [
+          { labels: selector(mean, { id: mixed, substance: 'pm2.5' }), value: 17.5 },
+          { labels: selector(mean, { id: onTheHour, substance: 'pm2.5' }), value: 0 },
+        ],
+      },
     ],
   };
 }
