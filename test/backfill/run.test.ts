@@ -8,24 +8,13 @@ import type { Sink } from '../../src/backfill/sink.js';
 import { newStats } from '../../src/backfill/stats.js';
 import type { ReadingsQuery } from '../../src/readings/read.js';
 import type { ParsedRows, RowReading } from '../../src/readings/schema.js';
-import type { Station } from '../../src/stations/schema.js';
 import type { Result } from '../../src/upstream/failure.js';
+import { plainStation } from '../support/station-list.js';
 
 const STEP = 300_000;
 const DAY = 86_400_000;
 const FROM = Date.UTC(2026, 9, 1);
 const TO = FROM + 10 * DAY;
-
-const station = (id: number): Station => ({
-  id,
-  name: `s${id}`,
-  description: '',
-  online: true,
-  tz: '',
-  utcOffsetSeconds: undefined,
-  latitude: undefined,
-  longitude: undefined,
-});
 
 const row = (id: number, atMs: number): RowReading => ({
   reading: {
@@ -79,7 +68,7 @@ function options(stations: ReadonlyMap<number, FakeStation>, sink: Sink, concurr
     fetchStations: async () => ({
       ok: true,
       value: {
-        stations: [...stations.keys()].map(station),
+        stations: [...stations.keys()].map((id) => plainStation(id)),
         rejected: { invalid: 0, duplicate: 0 },
         problems: [],
         fieldProblems: [],

@@ -15,6 +15,7 @@ import type { Validate } from '../../src/upstream/exchange.js';
 import type { Result } from '../../src/upstream/failure.js';
 import { type FakeClock, fakeClock } from '../support/fake-clock.js';
 import { lines } from '../support/http.js';
+import { stationListOf } from '../support/station-list.js';
 
 const MINUTE = 60_000;
 const SETTINGS: Config['readings'] = {
@@ -27,21 +28,7 @@ const SETTINGS: Config['readings'] = {
   maxBodyBytes: 2 * 1024 * 1024,
 };
 
-const list = (ids: number[]): StationList => ({
-  stations: ids.map((id) => ({
-    id,
-    name: `station ${id}`,
-    description: '',
-    online: true,
-    tz: 'UTC',
-    utcOffsetSeconds: 0,
-    latitude: undefined,
-    longitude: undefined,
-  })),
-  rejected: { invalid: 0, duplicate: 0 },
-  problems: [],
-  fieldProblems: [],
-});
+const list = (ids: number[]): StationList => stationListOf(ids, { tz: 'UTC', utcOffsetSeconds: 0 });
 
 /** A readings answer with one row at `atMs`: PM2.5 in mg/m³ and a field in a unit nobody converts. */
 function answer(id: number, atMs: number): Result<unknown> {

@@ -10,25 +10,13 @@ import type { StationList } from '../../src/stations/schema.js';
 import type { Validate } from '../../src/upstream/exchange.js';
 import { failure, type Result } from '../../src/upstream/failure.js';
 import { fakeClock } from '../support/fake-clock.js';
+import { stationListOf } from '../support/station-list.js';
 
 const MINUTE = 60_000;
 const INTERVAL = 5 * MINUTE;
 
-const listOf = (ids: readonly number[]): StationList => ({
-  stations: ids.map((id) => ({
-    id,
-    name: `s${id}`,
-    description: '',
-    online: true,
-    tz: 'UTC',
-    utcOffsetSeconds: 0,
-    latitude: undefined,
-    longitude: undefined,
-  })),
-  rejected: { invalid: 0, duplicate: 0 },
-  problems: [],
-  fieldProblems: [],
-});
+const listOf = (ids: readonly number[]): StationList =>
+  stationListOf(ids, { tz: 'UTC', utcOffsetSeconds: 0 });
 
 /**
  * `rounds` rounds of `stations` stations against an API that answers 429 (Retry-After 1 minute) to every

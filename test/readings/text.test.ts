@@ -12,29 +12,12 @@ import { runReadingsRound } from '../../src/readings/round.js';
 import { parseReadings, SKIP_REASONS, type StationReading } from '../../src/readings/schema.js';
 import { servedReadings } from '../../src/readings/served.js';
 import { renderReadingsText, renderRoundHealth } from '../../src/readings/text.js';
-import type { StationList } from '../../src/stations/schema.js';
 import { FAILURE_REASONS, failure } from '../../src/upstream/failure.js';
 import { checkMetrics, expectOnlyKnownLint } from '../support/promtool.js';
+import { stationListOf } from '../support/station-list.js';
 
 const MIN = 60_000;
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
-
-/** A station list of these ids: readings are shown only for listed stations. */
-const listOf = (ids: readonly number[]): StationList => ({
-  stations: ids.map((id) => ({
-    id,
-    name: `s${id}`,
-    description: '',
-    online: true,
-    tz: '',
-    utcOffsetSeconds: undefined,
-    latitude: undefined,
-    longitude: undefined,
-  })),
-  rejected: { invalid: 0, duplicate: 0 },
-  problems: [],
-  fieldProblems: [],
-});
 
 /** What a scrape at nowMs shows, as the slice computes it: the served readings, rendered. */
 function render(
@@ -42,7 +25,7 @@ function render(
   nowMs = NOW,
   listed: readonly number[] = [...data.readings.keys()],
 ): Buffer {
-  return renderReadingsText(servedReadings(30 * MIN)(nowMs, data, listOf(listed)));
+  return renderReadingsText(servedReadings(30 * MIN)(nowMs, data, stationListOf(listed)));
 }
 
 function stats(over: Partial<RoundStats> = {}): RoundStats {
@@ -139,7 +122,7 @@ describe('readings text', () => {
   it('leaves out readings older than max-age, computing again only when the next one expires', () => {
     const readings = [reading(1, NOW - 10 * MIN), reading(2, NOW - 20 * MIN), reading(3, NOW - 40 * MIN)];
     const data = dataOf(readings);
-    const list = listOf([1, 2, 3]);
+    const list = stationListOf([1, 2, 3]);
     const served = servedReadings(30 * MIN);
     const at = (nowMs: number) => served(nowMs, data, list);
     const ids = (nowMs: number) => at(nowMs).shown.map((r) => r.id);
