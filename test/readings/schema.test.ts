@@ -32,6 +32,14 @@ function skips(result: Result<ParsedReadings>): string[] {
   return result.value.skipped.map((s) => `${s.field}:${s.reason}${s.unit ? `:${s.unit}` : ''}`);
 }
 
+/** The value a reading holds for an answer's field: weather fields have their own places, gases a map. */
+function fieldOf(r: StationReading, field: string): number | undefined {
+  if (field === 'temperature') return r.temperatureCelsius;
+  if (field === 'humidity') return r.humidityRatio;
+  if (field === 'pressure') return r.pressurePascals;
+  return r.concentrations.get(field);
+}
+
 describe('units', () => {
   // [field, unit text, value sent, value exported]
   const cases: ReadonlyArray<readonly [string, string, number, number]> = [
@@ -90,14 +98,7 @@ describe('units', () => {
     const r = reading(
       parseReadings(ID, answer([row('2026-11-23T10:20:00Z', { [field]: value })], { [field]: unit })),
     );
-    const got =
-      field === 'temperature'
-        ? r.temperatureCelsius
-        : field === 'humidity'
-          ? r.humidityRatio
-          : field === 'pressure'
-            ? r.pressurePascals
-            : r.concentrations.get(field);
+    const got = fieldOf(r, field);
     expect(got).toBe(expected);
   });
 
@@ -571,14 +572,7 @@ describe('numbers', () => {
       const r = reading(
         parseReadings(ID, answer([row('2026-11-23T10:20:00Z', { [field]: value })], { [field]: unit })),
       );
-      const got =
-        field === 'temperature'
-          ? r.temperatureCelsius
-          : field === 'humidity'
-            ? r.humidityRatio
-            : field === 'pressure'
-              ? r.pressurePascals
-              : r.concentrations.get(field);
+      const got = fieldOf(r, field);
       expect(got, `${field} ${value} ${unit}`).toBe(exported);
     }
     const aqi = reading(
