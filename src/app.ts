@@ -2,6 +2,7 @@
 // list. Nothing is bound late: each piece is built from pieces that already exist.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { Dispatcher } from 'undici';
 import type { Collector } from './collector/contract.js';
 import type { Config } from './config/config.js';
 import type { BuildFacts } from './config/package-info.js';
@@ -12,7 +13,7 @@ import { createReadingsCollector } from './readings/collector.js';
 import { createStationsCollector } from './stations/collector.js';
 import { createStatusPage } from './status/handler.js';
 import { createDispatcher } from './upstream/dispatcher.js';
-import { createUpstream, type Upstream } from './upstream/exchange.js';
+import { openUpstreamPools, type UpstreamPools } from './upstream/pools.js';
 
 export interface RunningExporter {
   /** The address actually bound, e.g. http://127.0.0.1:9610 (port 0 picks a free one). */
@@ -33,10 +34,12 @@ export async function startExporter(
     : undefined;
   const upstream = await openUpstream(config, build, log);
   const registry = createExporterRegistry({ ...build, nodeVersion: process.version });
-  const deps = { config, upstream, registry, log };
+  const deps = { config, upstream: upstream.stations, registry, log };
 
   const stations = createStationsCollector(deps);
-  const readings = config.readings.enabled ? createReadingsCollector({ ...deps, stations }) : undefined;
+  const readings = config.readings.enabled
+    ? createReadingsCollector({ ...deps, upstream: upstream.readings, stations })
+    : undefined;
   const collectors: Collector[] = readings ? [stations, readings] : [stations];
 
   const statusPage = createStatusPage({ config, ...build, collectors, stations, readings });
@@ -73,12 +76,12 @@ export async function startExporter(
 }
 
 /**
- * The one connection to the API, shared by every collector: one pool with a socket for the station list and one
- * per readings request in flight, so a round never queues the station list's request behind its own. The demo's
- * simulator is local: no proxy, no extra CA, and a key made up for this run.
+ * The connections to the API, shared by every collector: a pool for the station list and one for the readings,
+ * as wide as their concurrency (pools.ts says why they are two). The demo's simulator is local: no proxy, no extra
+ * CA, and a key made up for this run.
  */
-async function openUpstream(config: Config, build: BuildFacts, log: Logger): Promise<Upstream> {
-  const connections = 1 + (config.readings.enabled ? config.readings.concurrency : 0) + 1;
+async function openUpstream(config: Config, build: BuildFacts, log: Logger): Promise<UpstreamPools> {
+  const concurrency = config.readings.concurrency;
   const userAgent = `cityair-exporter/${build.version}`;
   if (config.demo) {
     const { startSimulator } = await import('./demo/simulator.js');
@@ -89,30 +92,26 @@ async function openUpstream(config: Config, build: BuildFacts, log: Logger): Pro
       { simulator: sim.baseUrl },
       'demo mode: serving SIMULATED stations from the built-in simulator, not CityAir data',
     );
-    const upstream = createUpstream({
-      ...config.upstream,
-      baseUrl: sim.baseUrl,
-      apiKey: new Secret(key),
-      userAgent,
-      connections,
-    });
+    const pools = openUpstreamPools(
+      { ...config.upstream, baseUrl: sim.baseUrl, apiKey: new Secret(key), userAgent },
+      concurrency,
+    );
     return {
-      ...upstream,
+      ...pools,
       close: async () => {
-        await upstream.close();
+        await pools.close();
         await sim.close();
       },
     };
   }
-  const route = createDispatcher(config.upstream, process.env, { log, connections });
-  const upstream = createUpstream({ ...config.upstream, userAgent, dispatcher: route.dispatcher });
-  return {
-    ...upstream,
-    close: async () => {
-      await upstream.close();
-      await route.dispatcher.close();
-    },
+  // The route is said once in the log, for the first pool.
+  let said = false;
+  const route = (connections: number): Dispatcher => {
+    const options = said ? { connections } : { connections, log };
+    said = true;
+    return createDispatcher(config.upstream, process.env, options).dispatcher;
   };
+  return openUpstreamPools({ ...config.upstream, userAgent }, concurrency, route);
 }
 
 /** The listen address cannot be had; main prints the one line and exits 1. */

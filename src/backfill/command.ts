@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
+import type { Dispatcher } from 'undici';
 import { ConfigError } from '../config/config.js';
 import type { BuildFacts } from '../config/package-info.js';
 import { Secret } from '../config/secret.js';
@@ -13,7 +14,7 @@ import { readReadingRows } from '../readings/read.js';
 import { armTimer } from '../runtime/timers.js';
 import { readStations } from '../stations/read.js';
 import { createDispatcher } from '../upstream/dispatcher.js';
-import { createUpstream, type Upstream } from '../upstream/exchange.js';
+import { openUpstreamPools, type UpstreamPools } from '../upstream/pools.js';
 import { type BackfillConfig, backfillFlagOptions, backfillHelp, parseBackfillCli } from './config.js';
 import { openMetricsSink } from './openmetrics-sink.js';
 import { outputOpenProblem, outputPathProblem } from './output-path.js';
@@ -74,7 +75,7 @@ export async function backfillMain(
       'no --label job=... and instance=...: the series will not be those Prometheus scraped, and the dashboards select on job and instance',
     );
   }
-  let opened: { upstream: Upstream; sink: Sink };
+  let opened: { upstream: UpstreamPools; sink: Sink };
   try {
     opened = await open(config, build, log, demo);
   } catch (error) {
@@ -99,11 +100,11 @@ export async function backfillMain(
   });
   try {
     const result = await runBackfill({
-      fetchStations: readStations(upstream, config.upstream.maxStations),
+      fetchStations: readStations(upstream.stations, config.upstream.maxStations),
       // Each answer is a window of rows: the readings' own cap, as for the live readings.
       fetchRows: readReadingRows({
         getJson: (path, validate) =>
-          upstream.getJson(path, validate, {
+          upstream.readings.getJson(path, validate, {
             maxBodyBytes: config.measurements.maxBodyBytes,
             maxBodySetting: '--measurements.max-body-size',
           }),
@@ -205,7 +206,7 @@ async function open(
   build: BuildFacts,
   log: Log,
   demo: StartDemo | undefined,
-): Promise<{ upstream: Upstream; sink: Sink }> {
+): Promise<{ upstream: UpstreamPools; sink: Sink }> {
   const sink = await openSink(config, build);
   try {
     return { upstream: await openUpstream(config, build, log, demo), sink };
@@ -236,40 +237,41 @@ async function openSink(config: BackfillConfig, build: BuildFacts): Promise<Sink
   }
 }
 
-/** The API, or with --demo the built-in simulator, serving the demo's 40 stations and their history. */
+/**
+ * The API, or with --demo the built-in simulator, serving the demo's 40 stations and their history: the station
+ * list through a pool of its own, the readings through one as wide as --measurements.concurrency (pools.ts).
+ */
 async function openUpstream(
   config: BackfillConfig,
   build: BuildFacts,
   log: Log,
   demo: StartDemo | undefined,
-): Promise<Upstream> {
-  const connections = config.measurements.concurrency + 1;
+): Promise<UpstreamPools> {
+  const concurrency = config.measurements.concurrency;
   const userAgent = `cityair-exporter/${build.version}`;
   if (config.demo) {
     if (!demo) throw new ConfigError('--demo is not available in this build');
     const key = randomBytes(16).toString('hex');
     const sim = await demo(key);
     log.warn({ simulator: sim.baseUrl }, 'demo mode: backfilling SIMULATED readings, not CityAir data');
-    const upstream = createUpstream({
-      ...config.upstream,
-      baseUrl: sim.baseUrl,
-      apiKey: new Secret(key),
-      userAgent,
-      connections,
-    });
+    const pools = openUpstreamPools(
+      { ...config.upstream, baseUrl: sim.baseUrl, apiKey: new Secret(key), userAgent },
+      concurrency,
+    );
     const close = async (): Promise<void> => {
-      await upstream.close();
+      await pools.close();
       await sim.close();
     };
-    return { ...upstream, close };
+    return { ...pools, close };
   }
-  const route = createDispatcher(config.upstream, process.env, { log, connections });
-  const upstream = createUpstream({ ...config.upstream, userAgent, dispatcher: route.dispatcher });
-  const close = async (): Promise<void> => {
-    await upstream.close();
-    await route.dispatcher.close();
+  // The route is said once in the log, for the first pool.
+  let said = false;
+  const route = (connections: number): Dispatcher => {
+    const options = said ? { connections } : { connections, log };
+    said = true;
+    return createDispatcher(config.upstream, process.env, options).dispatcher;
   };
-  return { ...upstream, close };
+  return openUpstreamPools({ ...config.upstream, userAgent }, concurrency, route);
 }
 
 /** SIGINT and SIGTERM: remove the partial output, then exit 130 or 143 as shells expect. */
