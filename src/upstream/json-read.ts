@@ -56,10 +56,11 @@ export async function parseWhole<T>(
 ): Promise<Result<T>> {
   const scan = await scanAll(body, { maxElements: Number.POSITIVE_INFINITY, maxValues }, ctx);
   if ('ok' in scan) return scan;
+  // The scan reports a syntax error before a cap it passed, as JSON.parse of a small body would fail on it.
+  if (scan.kind === 'syntax' || scan.kind === 'too_many_elements') return notJson(body, ctx.contentType);
   if (scan.kind === 'too_many_values') {
     return failure('invalid_payload', `answer holds more than ${maxValues} JSON values`);
   }
-  if (scan.kind === 'syntax' || scan.kind === 'too_many_elements') return notJson(body, ctx.contentType);
   // A turn for the event loop between answers, so that several answers never validate back to back.
   if (!(await ctx.pace.pause())) return ctx.timedOut();
   const text = withoutKey(joined(body).toString('utf8'), ctx.secret);
@@ -84,6 +85,8 @@ export async function parseElements<T>(
   };
   const scan = await scanAll(body, limits, ctx);
   if ('ok' in scan) return scan;
+  // Before any cap: a body that is not JSON fails as invalid_json at every size (a cut-off list is not a long one).
+  if (scan.kind === 'syntax') return notJson(body, ctx.contentType);
   if (scan.kind === 'too_many_elements') {
     return failure(
       'invalid_payload',

@@ -39,6 +39,11 @@ const indexOr = (buf: Buffer, byte: number, from: number): number => {
   return at === -1 ? buf.length : at;
 };
 
+/** The bytes a JSON value can start with. */
+const VALUE_START = new Set([...'[{"-0123456789tfn'].map((c) => c.charCodeAt(0)));
+
+const STRUCTURAL = new Set([OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT, COMMA, COLON]);
+
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 /** Where the array's elements stand: `between` after `[` or `,`, `inside` within one, `done` after `]`. */
@@ -58,9 +63,13 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
   let top: 'array' | 'other' | undefined;
   let array: ArrayState = 'between';
   let afterComma = false;
+  let closed = false; // The top-level container has closed: only white space may follow.
   let elementStart = -1;
   let values = 0;
   const bounds: number[] = [];
+  // A limit passed: the scan goes on to the end for the body's syntax only (nothing more is counted or kept), so
+  // that a body that is not JSON fails as such whatever its size, as a small one does in JSON.parse.
+  let over: 'too_many_elements' | 'too_many_values' | undefined;
 
   // Strings are most of a body: jump to the next quote or backslash instead of looking at every byte. Both
   // positions are kept until passed, so a long string of escapes costs one search per escape, not one per byte.
@@ -97,7 +106,7 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
   };
 
   const endElement = (at: number): void => {
-    bounds.push(elementStart, at);
+    if (over === undefined) bounds.push(elementStart, at);
     elementStart = -1;
   };
 
@@ -105,6 +114,7 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
   const structural = (b: number, at: number): ScanResult | undefined => {
     if (isSpace(b)) return undefined;
     if (top === undefined) {
+      if (!VALUE_START.has(b)) return { kind: 'syntax', at };
       top = b === OPEN_ARRAY ? 'array' : 'other';
       if (top === 'array') {
         depth = 1;
@@ -125,17 +135,19 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
         else if (afterComma) return { kind: 'syntax', at };
         array = 'done';
         depth = 0;
+        closed = true;
         return undefined;
       }
       if (b === CLOSE_OBJECT) return { kind: 'syntax', at };
       if (array === 'between') {
-        if (bounds.length / 2 >= limits.maxElements) return { kind: 'too_many_elements' };
+        if (over === undefined && bounds.length / 2 >= limits.maxElements) over = 'too_many_elements';
         elementStart = at;
         array = 'inside';
         afterComma = false;
       }
-    } else if (top === 'array' && depth === 0) {
-      return { kind: 'syntax', at }; // Something after the closing bracket.
+    } else if (depth === 0 && (closed || STRUCTURAL.has(b))) {
+      // Something after the closing bracket or brace, or a container's byte after a top-level scalar.
+      return { kind: 'syntax', at };
     }
     if (b === QUOTE) inString = true;
     else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
@@ -144,15 +156,18 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
     } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) {
       if (depth === 0) return { kind: 'syntax', at };
       depth--;
+      if (depth === 0) closed = true;
     } else if (b === COMMA || b === COLON) values++;
-    return values > limits.maxValues ? { kind: 'too_many_values' } : undefined;
+    if (over === undefined && values > limits.maxValues) over = 'too_many_values';
+    return undefined;
   };
 
   const finish = (): ScanResult => {
     const end = base;
     if (top === undefined || inString || depth > 0) return { kind: 'syntax', at: end };
-    if (top === 'array') return array === 'done' ? { kind: 'array', bounds } : { kind: 'syntax', at: end };
-    return { kind: 'other' };
+    if (top === 'array' && array !== 'done') return { kind: 'syntax', at: end };
+    if (over) return { kind: over };
+    return top === 'array' ? { kind: 'array', bounds } : { kind: 'other' };
   };
 
   return {

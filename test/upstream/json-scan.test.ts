@@ -115,12 +115,15 @@ describe('the JSON structure scan', () => {
     }
   });
 
-  it('stops at the element over the limit, without reading the rest', () => {
+  it('past the element limit, reads on for the syntax only: a cut-off list is not JSON, a long one is too long', () => {
     const limits = { ...NO_LIMITS, maxElements: 3 };
     expect(scan('[{},{},{}]', [], limits).kind).toBe('array');
-    const huge = Buffer.concat([Buffer.from('[{},{},{},{}'), Buffer.alloc(50_000_000, 0x20)]);
-    const scanner = createScanner([huge], limits);
-    expect(scanner.step(64)).toEqual({ kind: 'too_many_elements' });
+    const spaces = Buffer.alloc(5_000_000, 0x20);
+    const long = Buffer.concat([Buffer.from('[{},{},{},{}'), spaces, Buffer.from(']')]);
+    expect(createScanner([long], limits).step(64)).toBeUndefined();
+    expect(createScanner([long], limits).step(long.length)).toEqual({ kind: 'too_many_elements' });
+    const cut = Buffer.concat([Buffer.from('[{},{},{},{}'), spaces, Buffer.from(',{"a":')]);
+    expect(createScanner([cut], limits).step(cut.length)).toEqual({ kind: 'syntax', at: cut.length });
   });
 
   it('counts containers and separators against the value limit', () => {

@@ -1,0 +1,137 @@
+// The same fault gets the same reason and message whatever the size of the answer: a small body is parsed whole,
+// a large one scanned in slices and read element by element, and an operator must not be sent after a cap that was
+// never reached because the body was cut off or broken (issue 26).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readReadings } from '../../src/readings/read.js';
+import { readStations } from '../../src/stations/read.js';
+import { createUpstream, type Upstream } from '../../src/upstream/exchange.js';
+import type { Result } from '../../src/upstream/failure.js';
+
+/** 10 stations parse whole in any path; 10,000 hold about 120,000 JSON values, far past a whole parse's 50,000. */
+const SIZES = { small: 10, large: 10_000 } as const;
+
+const stations = (n: number): Buffer =>
+  Buffer.from(
+    JSON.stringify(
+      Array.from({ length: n }, (_, i) => ({
+        id: i + 1,
+        name: `s${i + 1}`,
+        isOnline: true,
+        geo: { latitude: 55, longitude: 83 },
+      })),
+    ),
+  );
+
+/** A readings-like answer: its schema does not matter to these faults, its count of values does. */
+const readings = (n: number): Buffer =>
+  Buffer.from(JSON.stringify({ data: Array.from({ length: n }, (_, i) => ({ date: i, a: 1, b: 2, c: 3 })) }));
+
+interface Served {
+  readonly body: Buffer;
+  readonly headers?: Record<string, string>;
+}
+
+const FAULTS: Record<string, (good: Buffer) => Served> = {
+  'cut at 60 %': (good) => ({ body: good.subarray(0, Math.floor(good.length * 0.6)) }),
+  'trailing garbage': (good) => ({ body: Buffer.concat([good, Buffer.from(' x')]) }),
+  'a second value after the first': (good) => ({ body: Buffer.concat([good, Buffer.from(',[]')]) }),
+  'an HTML page': (good) => ({
+    body: Buffer.from(`<html><body>${'<p>a, b, c: d</p>'.repeat(good.length / 16)}</body></html>`),
+    headers: { 'content-type': 'text/html' },
+  }),
+  'bytes that are not JSON': (good) => ({ body: Buffer.concat([Buffer.from('x'), good]) }),
+  'an empty body': () => ({ body: Buffer.alloc(0) }),
+  'a gzip body cut off': (good) => {
+    const gz = gzipSync(good);
+    return { body: gz.subarray(0, Math.floor(gz.length * 0.6)), headers: { 'content-encoding': 'gzip' } };
+  },
+  'a closing bracket too many': (good) => ({ body: Buffer.concat([good, Buffer.from(']')]) }),
+};
+
+/** A body that does not decompress is an encoding problem (invalid_payload), found before any JSON is read. */
+const reasonOf = (fault: string): string => (fault.startsWith('a gzip') ? 'invalid_payload' : 'invalid_json');
+
+let server: Server;
+let served: Served = { body: Buffer.alloc(0) };
+let upstream: Upstream;
+
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      ...served.headers,
+      'content-length': served.body.length,
+    });
+    res.end(served.body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  upstream = createUpstream({
+    baseUrl: `http://127.0.0.1:${port}`,
+    apiKey: undefined,
+    timeoutMs: 10_000,
+    maxBodyBytes: 64 * 1024 * 1024,
+    userAgent: 'cityair-exporter/test',
+  });
+});
+afterAll(async () => {
+  await upstream.close();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+const outcome = (r: Result<unknown>): { reason: string; message: string } | 'ok' =>
+  r.ok ? 'ok' : { reason: r.reason, message: r.message };
+
+async function bothSizes(
+  build: (n: number) => Buffer,
+  fault: (good: Buffer) => Served,
+  read: () => Promise<Result<unknown>>,
+): Promise<Record<keyof typeof SIZES, ReturnType<typeof outcome>>> {
+  served = fault(build(SIZES.small));
+  const small = outcome(await read());
+  served = fault(build(SIZES.large));
+  const large = outcome(await read());
+  return { small, large };
+}
+
+describe('a fault in the station list', () => {
+  it.each(Object.keys(FAULTS))('%s: the same reason and message for 10 and 10,000 stations', async (name) => {
+    const fault = FAULTS[name] as (good: Buffer) => Served;
+    const { small, large } = await bothSizes(stations, fault, readStations(upstream, 20_000));
+    expect(small).not.toBe('ok');
+    expect(large).toEqual(small);
+    expect(small).toMatchObject({ reason: reasonOf(name) });
+  });
+
+  it('a cut-off list is not said to hold too many values', async () => {
+    served = FAULTS['cut at 60 %']?.(stations(SIZES.large)) as Served;
+    const r = await readStations(upstream, 20_000)();
+    expect(outcome(r)).toEqual({
+      reason: 'invalid_json',
+      message: 'expected JSON, got a body that is not JSON (content-type "application/json")',
+    });
+  });
+
+  it('a byte-order mark before the list is read at both sizes', async () => {
+    const bom = (good: Buffer): Served => ({ body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), good]) });
+    const { small, large } = await bothSizes(stations, bom, readStations(upstream, 20_000));
+    expect([small, large]).toEqual(['ok', 'ok']);
+  });
+});
+
+describe('a fault in a readings answer', () => {
+  const read = (): Promise<Result<unknown>> => readReadings(upstream)(1, { interval: '5m', dateGtMs: 0 });
+  it.each(Object.keys(FAULTS))(
+    '%s: the same reason and message for a small and a large answer',
+    async (name) => {
+      const fault = FAULTS[name] as (good: Buffer) => Served;
+      const { small, large } = await bothSizes(readings, fault, read);
+      expect(small).not.toBe('ok');
+      expect(large).toEqual(small);
+      expect(small).toMatchObject({ reason: reasonOf(name) });
+    },
+  );
+});
