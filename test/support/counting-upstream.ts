@@ -1,5 +1,5 @@
 // A loopback upstream that counts the readings requests open at once as the server sees them: from a request's
-// arrival until its response is finished or its socket closes. Each request gets the fault its station's turn
+// arrival until its response is finished or the client closes or resets its connection. Each request gets the fault its station's turn
 // picks, so a test can ask whether the exporter's bound holds through timeouts, trickles, resets and 429s.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -146,13 +146,22 @@ export async function startCountingUpstream(
     };
     res.on('finish', done);
     res.on('close', done);
-    req.socket.on('close', done);
+    ending.set(req.socket, done);
     req.resume();
     answer(req, res, fault);
   });
-  server.on('connection', (s) => {
+  // The first news that the client closed or reset the connection ends its request: Node says 'close' only once
+  // its own side is shut too, a few turns of its loop later, while a request on another socket may be read.
+  const ending = new WeakMap<Socket, () => void>();
+  server.on('connection', (s: Socket) => {
     sockets.add(s);
-    s.on('close', () => sockets.delete(s));
+    const gone = (): void => ending.get(s)?.();
+    s.on('end', gone);
+    s.on('error', gone);
+    s.on('close', () => {
+      gone();
+      sockets.delete(s);
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
