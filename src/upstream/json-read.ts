@@ -58,9 +58,7 @@ export async function parseWhole<T>(
   if ('ok' in scan) return scan;
   // The scan reports a syntax error before a cap it passed, as JSON.parse of a small body would fail on it.
   if (scan.kind === 'syntax' || scan.kind === 'too_many_elements') return notJson(body, ctx.contentType);
-  if (scan.kind === 'too_many_values') {
-    return failure('invalid_payload', `answer holds more than ${maxValues} JSON values`);
-  }
+  if (scan.kind === 'too_many_values') return tooManyValues(maxValues);
   // A turn for the event loop between answers, so that several answers never validate back to back.
   if (!(await ctx.pace.pause())) return ctx.timedOut();
   const text = withoutKey(joined(body).toString('utf8'), ctx.secret);
@@ -99,7 +97,12 @@ export async function parseElements<T>(
       `the array holds more than ${limits.maxValues} JSON values (${reader.maxValuesPerElement} per element of ${reader.maxElementsSetting})`,
     );
   }
-  if (scan.kind !== 'array') return parseWhole(body, reader.whole, maxValues, ctx);
+  if (scan.kind !== 'array') {
+    const whole = await parseWhole(body, reader.whole, maxValues, ctx);
+    // Too large to parse whole, it is still not an array: refused for that, in the words a small one gets.
+    if (!whole.ok && whole.message === tooManyValues(maxValues).message) return reader.whole(emptyLike(body));
+    return whole;
+  }
   const { bounds } = scan;
   const slice = slicer(body);
   const sink = reader.start();
@@ -130,6 +133,26 @@ async function scanAll(body: Body, limits: ScanLimits, ctx: ReadContext): Promis
     if (result) return result;
     if (ctx.pace.due() && !(await ctx.pace.pause())) return ctx.timedOut();
   }
+}
+
+function tooManyValues(maxValues: number): Failure {
+  return failure('invalid_payload', `answer holds more than ${maxValues} JSON values`);
+}
+
+/** An empty value of the body's top-level type (a scan found it is JSON, not an array). */
+function emptyLike(body: Body): unknown {
+  const text =
+    body.chunks[0]
+      ?.subarray(0, 64)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trimStart() ?? '';
+  const first = text[0] ?? '{';
+  if (first === '{') return {};
+  if (first === '"') return '';
+  if (first === 't' || first === 'f') return true;
+  if (first === 'n') return null;
+  return 0;
 }
 
 function notJson(body: Body, contentType: string): Failure {

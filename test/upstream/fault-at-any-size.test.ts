@@ -49,10 +49,32 @@ const FAULTS: Record<string, (good: Buffer) => Served> = {
     return { body: gz.subarray(0, Math.floor(gz.length * 0.6)), headers: { 'content-encoding': 'gzip' } };
   },
   'a closing bracket too many': (good) => ({ body: Buffer.concat([good, Buffer.from(']')]) }),
+  'the wrong top-level type': (good) => ({
+    body: Buffer.concat([
+      Buffer.from(good[0] === 0x5b ? '{"data":' : '['),
+      good,
+      Buffer.from(good[0] === 0x5b ? '}' : ']'),
+    ]),
+  }),
+  'nesting 100,000 deep': (good) => ({
+    body: Buffer.concat([Buffer.from('['.repeat(100_000)), good, Buffer.from(']'.repeat(100_000))]),
+  }),
+  'bytes that are not UTF-8 in a string': (good) => {
+    const at = good.indexOf('"s1"') + 2;
+    return { body: Buffer.concat([good.subarray(0, at), Buffer.from([0xff, 0xfe]), good.subarray(at)]) };
+  },
 };
 
-/** A body that does not decompress is an encoding problem (invalid_payload), found before any JSON is read. */
-const reasonOf = (fault: string): string => (fault.startsWith('a gzip') ? 'invalid_payload' : 'invalid_json');
+/**
+ * What each fault comes to, where it is not invalid_json: a body that does not decompress is an encoding problem
+ * (invalid_payload); JSON of the wrong type does not fit; a bad byte in a name is read as U+FFFD and the list kept.
+ */
+const OTHER_OUTCOMES: Record<string, string> = {
+  'a gzip body cut off': 'invalid_payload',
+  'the wrong top-level type': 'invalid_payload',
+  'bytes that are not UTF-8 in a string': 'ok',
+};
+const reasonOf = (fault: string): string => OTHER_OUTCOMES[fault] ?? 'invalid_json';
 
 let server: Server;
 let served: Served = { body: Buffer.alloc(0) };
@@ -98,12 +120,22 @@ async function bothSizes(
 }
 
 describe('a fault in the station list', () => {
-  it.each(Object.keys(FAULTS))('%s: the same reason and message for 10 and 10,000 stations', async (name) => {
-    const fault = FAULTS[name] as (good: Buffer) => Served;
+  it.each(Object.keys(FAULTS).filter((f) => !f.startsWith('nesting')))(
+    '%s: the same reason and message for 10 and 10,000 stations',
+    async (name) => {
+      const fault = FAULTS[name] as (good: Buffer) => Served;
+      const { small, large } = await bothSizes(stations, fault, readStations(upstream, 20_000));
+      expect(large).toEqual(small);
+      if (reasonOf(name) === 'ok') expect(small).toBe('ok');
+      else expect(small).toMatchObject({ reason: reasonOf(name) });
+    },
+  );
+
+  it('a list nested 100,000 deep is refused as invalid_payload at both sizes', async () => {
+    // Its one element is an array (small) or larger than a station can be (large): the message names which.
+    const fault = FAULTS['nesting 100,000 deep'] as (good: Buffer) => Served;
     const { small, large } = await bothSizes(stations, fault, readStations(upstream, 20_000));
-    expect(small).not.toBe('ok');
-    expect(large).toEqual(small);
-    expect(small).toMatchObject({ reason: reasonOf(name) });
+    expect([small, large]).toMatchObject([{ reason: 'invalid_payload' }, { reason: 'invalid_payload' }]);
   });
 
   it('a cut-off list is not said to hold too many values', async () => {
@@ -124,12 +156,16 @@ describe('a fault in the station list', () => {
 
 describe('a fault in a readings answer', () => {
   const read = (): Promise<Result<unknown>> => readReadings(upstream)(1, { interval: '5m', dateGtMs: 0 });
-  it.each(Object.keys(FAULTS))(
+  // A large answer that is JSON is refused for its 50,000 values before its shape is looked at (known: the wrong
+  // top-level type says so only when small); these faults make it not JSON, which is said first at any size.
+  const notJson = Object.keys(FAULTS).filter(
+    (f) => reasonOf(f) === 'invalid_json' && !f.startsWith('nesting'),
+  );
+  it.each([...notJson, 'a gzip body cut off'])(
     '%s: the same reason and message for a small and a large answer',
     async (name) => {
       const fault = FAULTS[name] as (good: Buffer) => Served;
       const { small, large } = await bothSizes(readings, fault, read);
-      expect(small).not.toBe('ok');
       expect(large).toEqual(small);
       expect(small).toMatchObject({ reason: reasonOf(name) });
     },
