@@ -1,5 +1,6 @@
-// The composition root: one upstream, then the list of collectors (one line each), then the HTTP server over that
-// list. Nothing is bound late: each piece is built from pieces that already exist.
+// The composition root: the upstream (a pool for the station list, one for the readings), then the list of
+// collectors (one line each), then the HTTP server over that list. Nothing is bound late: each piece is built
+// from pieces that already exist.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';

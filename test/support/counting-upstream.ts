@@ -1,6 +1,7 @@
 // A loopback upstream that counts the readings requests open at once as the server sees them: from a request's
-// arrival until its response is finished or the client closes or resets its connection. Each request gets the fault its station's turn
-// picks, so a test can ask whether the exporter's bound holds through timeouts, trickles, resets and 429s.
+// arrival until its response is finished or the client closes or resets its connection. Each request gets the
+// fault its turn picks, so a test can ask whether the exporter's bound holds through timeouts, trickles, resets
+// and 429s. The station list (any other path) is answered at once and not counted.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
