@@ -5,9 +5,11 @@
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CSV_COLUMNS } from '../src/report/csv.js';
+import { chromiumPath, openBrowser, TEST_OUTPUT } from './support/browser.js';
 import { binaryPath, type Daemon, freePort, makeTempDir, startDaemon, waitFor } from './support/daemon.js';
 import { prometheusPath, type RunningPrometheus, startPrometheus } from './support/prometheus.js';
 import { promtoolPath } from './support/promtool.js';
@@ -15,6 +17,7 @@ import {
   expectedIn,
   INSTANCE,
   JOB,
+  NAMES,
   NO2_SAMPLES,
   parseCsv,
   REPORT_FROM,
@@ -104,6 +107,45 @@ describe.skipIf(!prometheusPath() || !promtoolPath())('the report on Prometheus 
     expect(held[0]?.value).toBe(NO2_SAMPLES);
     await expectFigures(prometheus.url);
   }, 60_000);
+
+  it.skipIf(!chromiumPath())(
+    'renders the HTML page in Chromium with no console error and no request, and prints a page per station',
+    async () => {
+      const dir = await makeTempDir('cityair-report-html-');
+      const file = join(dir, 'report.html');
+      const run = await runReport([...periodArgs(prometheus.url), `--output=${file}`]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('');
+      const session = await openBrowser();
+      try {
+        const { page } = session;
+        await page.goto(pathToFileURL(file).href);
+        const summary = await page.locator('section.summary').innerText();
+        expect(summary).toContain('Уровень загрязнения: высокий (определён по СИ)');
+        expect(summary).toMatch(/СИ\s+6,0\s+NO₂, Центр <b>"&' \(101\)/);
+        expect(summary).toMatch(/НП\s+2,1 %/);
+        expect(summary).toContain('ИЗА рассчитывается только за год.');
+        // Upstream text stays text: no element came out of a station name.
+        expect(await page.locator('h2 b').count()).toBe(0);
+        expect(await page.locator('section.station h2').allInnerTexts()).toEqual([
+          `Станция ${NAMES['101']} (101)`,
+          `Станция ${NAMES['102']} (102)`,
+        ]);
+        expect(await page.locator('section.station svg').count()).toBe(2);
+        await session.screenshot('report.png');
+        const pdf = await page.pdf({ format: 'A4', printBackground: true });
+        await writeFile(join(TEST_OUTPUT, 'report.pdf'), pdf);
+        // The summary and notes, then each station on a page of its own.
+        const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? [];
+        expect(pages).toHaveLength(3);
+        expect(session.problems()).toEqual([]);
+        expect(session.requests()).toEqual([pathToFileURL(file).href]);
+      } finally {
+        await session.close();
+      }
+    },
+    60_000,
+  );
 
   it('reports only the stations asked for', async () => {
     const run = await runReport([

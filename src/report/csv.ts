@@ -13,6 +13,8 @@ interface Column {
   readonly value: (s: SeriesFigures, station: StationFigures, ctx: Context) => string;
 }
 
+const YES_NO = { ru: ['да', 'нет'], en: ['yes', 'no'] } as const;
+
 interface Context {
   readonly lang: Lang;
   readonly offsetMinutes: number;
@@ -36,7 +38,7 @@ export const CSV_COLUMNS: readonly Column[] = [
     key: 'complete',
     ru: 'полные',
     en: 'complete',
-    value: (_s, st, ctx) => (ctx.incomplete.has(st.id) ? 'no' : 'yes'),
+    value: (_s, st, ctx) => YES_NO[ctx.lang][ctx.incomplete.has(st.id) ? 1 : 0],
   },
   { key: 'rows', ru: 'строк', en: 'rows', value: (s) => String(s.rows) },
   {

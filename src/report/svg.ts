@@ -34,7 +34,7 @@ export function seriesChart(
   for (const tick of [0, top / 2, top])
     parts.push(
       `<line x1="${LEFT}" x2="${W - RIGHT}" y1="${f(y(tick))}" y2="${f(y(tick))}" stroke="#ddd"/>`,
-      `<text x="${LEFT - 4}" y="${f(y(tick) + 4)}" text-anchor="end" font-size="10">${escapeHtml(formatNumber(tick, tick < 10 ? 1 : 0, lang, true))}</text>`,
+      `<text x="${LEFT - 4}" y="${f(y(tick) + 4)}" text-anchor="end" font-size="10">${escapeHtml(formatNumber(tick, Number.isInteger(tick) ? 0 : 1, lang, true))}</text>`,
     );
   parts.push(
     `<text x="${LEFT}" y="${H - 6}" font-size="10">${formatDate(period.fromMs, offsetMinutes)}</text>`,
@@ -57,13 +57,22 @@ export function seriesChart(
       `<line x1="${f(x1)}" x2="${f(x2)}" y1="${f(y(v))}" y2="${f(y(v))}" stroke="${COLOURS.daily}" stroke-width="2"/>`,
     );
   });
-  if (s.single && pdkSingle !== undefined) parts.push(normLine(pdkSingle, y, COLOURS.singleNorm, 'ПДК м.р.'));
-  if (pdkDaily !== undefined) parts.push(normLine(pdkDaily, y, COLOURS.dailyNorm, 'ПДК с.с.'));
+  // The two labels at opposite ends, so that close norms do not write over each other.
+  if (s.single && pdkSingle !== undefined)
+    parts.push(normLine(pdkSingle, y, COLOURS.singleNorm, 'ПДК м.р.', 'end'));
+  if (pdkDaily !== undefined) parts.push(normLine(pdkDaily, y, COLOURS.dailyNorm, 'ПДК с.с.', 'start'));
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${escapeHtml(title)}"><title>${escapeHtml(title)}</title>${parts.join('')}</svg>`;
 }
 
-function normLine(value: number, y: (v: number) => number, colour: string, label: string): string {
-  return `<line x1="${LEFT}" x2="${W - RIGHT}" y1="${f(y(value))}" y2="${f(y(value))}" stroke="${colour}" stroke-dasharray="5 3"/><text x="${W - RIGHT - 2}" y="${f(y(value) - 3)}" text-anchor="end" font-size="10" fill="${colour}">${label}</text>`;
+function normLine(
+  value: number,
+  y: (v: number) => number,
+  colour: string,
+  label: string,
+  anchor: 'start' | 'end',
+): string {
+  const x = anchor === 'end' ? W - RIGHT - 2 : LEFT + 2;
+  return `<line x1="${LEFT}" x2="${W - RIGHT}" y1="${f(y(value))}" y2="${f(y(value))}" stroke="${colour}" stroke-dasharray="5 3"/><text x="${x}" y="${f(y(value) - 3)}" text-anchor="${anchor}" font-size="10" fill="${colour}">${label}</text>`;
 }
 
 /** One polyline per run of values without a gap. */

@@ -187,6 +187,7 @@ export function expectedIn(lang: 'ru' | 'en', id: '101' | '102'): Record<string,
   if (lang === 'ru')
     for (const [key, value] of Object.entries(cells))
       if (/^\d+\.\d+$/.test(value)) cells[key] = value.replace('.', ',');
+  if (lang === 'ru') cells.complete = cells.complete === 'yes' ? 'да' : 'нет';
   return cells;
 }
 
