@@ -271,3 +271,48 @@ describe('ИЗА and the levels', () => {
     expect(roundTo(0.96, 1)).toBe(1);
   });
 });
+
+describe('a year', () => {
+  const year = { fromMs: Date.parse('2025-01-01T00:00:00Z'), toMs: Date.parse('2026-01-01T00:00:00Z') };
+  const hourly = (days: number, value: number): Row[] =>
+    Array.from({ length: days * 24 }, (_, h) => ({ atMs: year.fromMs + h * HOUR, value }));
+
+  it('gives ИЗА5 from annual means resting on 274 days, and the level it sets with the others', () => {
+    // The spec's example as hourly rows at five substances; SO₂ on 273 days only, so no annual mean.
+    const series = [
+      figuresOfRows('o3', hourly(365, 36), year),
+      figuresOfRows('no2', hourly(300, 50), year),
+      figuresOfRows('pm10', hourly(274, 48), year),
+      figuresOfRows('pm2.5', hourly(365, 30), year),
+      figuresOfRows('co', hourly(365, 1500), year),
+      figuresOfRows('so2', hourly(273, 500), year),
+    ];
+    expect(series.map((s) => s.annualValid)).toEqual([true, true, true, true, true, false]);
+    const n = networkFigures([{ id: '1', name: 'A', series }], year);
+    expect(n.iza?.terms.map((t) => t.substance)).toEqual(['o3', 'no2', 'pm10', 'pm2.5', 'co']);
+    expect(roundTo(n.iza?.value ?? 0, 2)).toBe(5.55);
+    // ИЗА 5.55 is повышенный; hourly rows give no СИ or НП, so ИЗА sets the level alone.
+    expect(n.levels).toEqual([{ indicator: 'iza', value: 5.55, level: 2 }]);
+    expect(n.level).toEqual({ level: 2, setBy: ['iza'] });
+  });
+
+  it('gives no ИЗА for a month', () => {
+    const n = networkFigures(
+      [
+        {
+          id: '1',
+          name: 'A',
+          series: [
+            figuresOfRows(
+              'no2',
+              rows(72, 20 * MIN, () => 50),
+              month,
+            ),
+          ],
+        },
+      ],
+      month,
+    );
+    expect(n.iza).toBeUndefined();
+  });
+});
