@@ -4,6 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import { ConfigError } from '../config/config.js';
 import type { BuildFacts } from '../config/package-info.js';
+import { limitHeapGrowth } from '../runtime/heap-growth.js';
 import { parseReportCli, type ReportConfig, reportHelp } from './config.js';
 import { reportCsv } from './csv.js';
 import { reportHtml } from './html.js';
@@ -16,6 +17,7 @@ export async function reportMain(
   env: NodeJS.ProcessEnv,
   build: BuildFacts,
 ): Promise<number> {
+  limitHeapGrowth();
   let config: ReportConfig;
   try {
     const action = parseReportCli(argv, env, Date.now());
