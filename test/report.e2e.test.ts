@@ -4,6 +4,8 @@
 // and the incomplete mark when the store fails.
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,6 +148,43 @@ describe.skipIf(!prometheusPath() || !promtoolPath())('the report on Prometheus 
     },
     60_000,
   );
+
+  it('marks the station the store failed incomplete, keeps the others, says which part, and exits 1', async () => {
+    // A proxy that refuses every query for station 102's samples, as an overloaded store would.
+    const proxy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = Buffer.concat(chunks).toString();
+      if (req.url === '/api/v1/query' && new URLSearchParams(body).get('query')?.includes('id="102"')) {
+        res.writeHead(503).end('overloaded');
+        return;
+      }
+      const answer = await fetch(`${prometheus.url}${req.url}`, {
+        method: req.method ?? 'GET',
+        headers: { 'content-type': req.headers['content-type'] ?? 'application/x-www-form-urlencoded' },
+        ...(req.method === 'POST' ? { body } : {}),
+      });
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const { port } = proxy.address() as AddressInfo;
+    try {
+      const run = await runReport([...periodArgs(`http://127.0.0.1:${port}`), '--format=csv', '--lang=ru']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(
+        /incomplete: station 102 from 2026-09-30T21:00:00.000Z to .*HTTP 503 .*overloaded/,
+      );
+      const rows = csvByStation(run.stdout, 'ru');
+      expect(rows.get('101')).toEqual(expectedIn('ru', '101'));
+      expect(rows.get('102')?.complete).toBe('нет');
+      const html = await runReport([...periodArgs(`http://127.0.0.1:${port}`), '--lang=en']);
+      expect(html.code).toBe(1);
+      expect(html.stdout).toContain('INCOMPLETE REPORT');
+      expect(html.stdout).toMatch(/<li>102: 2026-10-01 00:00 UTC\+03:00 — .*HTTP 503/);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  }, 60_000);
 
   it('reports only the stations asked for', async () => {
     const run = await runReport([

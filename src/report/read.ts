@@ -57,7 +57,7 @@ export async function readReport(
 ): Promise<Report> {
   const { period } = request;
   const gaps: Gap[] = [];
-  let listed: Map<string, string>;
+  let listed: Map<string, Listed>;
   try {
     listed = await listStations(store, request);
   } catch (error) {
@@ -67,9 +67,9 @@ export async function readReport(
   const stations: StationFigures[] = [];
   let late = 0;
   let index = 0;
-  for (const [id, name] of listed) {
+  for (const [id, { name, substances }] of listed) {
     onProgress({ station: index, stations: listed.size, doneMs: period.fromMs });
-    const read = await readStation(store, request, id, (doneMs) =>
+    const read = await readStation(store, request, id, substances, (doneMs) =>
       onProgress({ station: index, stations: listed.size, doneMs }),
     );
     stations.push({ id, name, series: read.series });
@@ -87,18 +87,31 @@ export async function readReport(
   };
 }
 
-/** Station ids (with a concentration series in the period) and their names, in id order. */
-async function listStations(store: Store, request: ReportRequest): Promise<Map<string, string>> {
+interface Listed {
+  readonly name: string;
+  readonly substances: readonly string[];
+}
+
+/**
+ * Station ids with a concentration series in the period, in id order, with their names and substances: a
+ * station whose readings the store then fails to give still has its rows in the report, marked incomplete.
+ */
+async function listStations(store: Store, request: ReportRequest): Promise<Map<string, Listed>> {
   const { period, matchers } = request;
   const wanted = request.stations?.map(String);
   const readings = await store.series(selectorOf([CONCENTRATION], matchers), period.fromMs, period.toMs);
   const info = await store.series(selectorOf([STATION_INFO], matchers), period.fromMs, period.toMs);
   const names = new Map<string, string>();
   for (const labels of info) if (labels.id && labels.name) names.set(labels.id, labels.name);
-  const ids = [...new Set(readings.map((l) => l.id).filter((id): id is string => !!id))]
-    .filter((id) => wanted === undefined || wanted.includes(id))
-    .sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
-  return new Map(ids.map((id) => [id, names.get(id) ?? '']));
+  const substances = new Map<string, Set<string>>();
+  for (const { id, substance } of readings) {
+    if (!id || !substance || (wanted !== undefined && !wanted.includes(id))) continue;
+    substances.set(id, (substances.get(id) ?? new Set()).add(substance));
+  }
+  const ids = [...substances.keys()].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+  return new Map(
+    ids.map((id) => [id, { name: names.get(id) ?? '', substances: [...(substances.get(id) ?? [])] }]),
+  );
 }
 
 interface StationRead {
@@ -111,12 +124,13 @@ async function readStation(
   store: Store,
   request: ReportRequest,
   id: string,
+  substances: readonly string[],
   onChunk: (doneMs: number) => void,
 ): Promise<StationRead> {
   const { period } = request;
   const selector = selectorOf([CONCENTRATION, ROW_TIME], [...request.matchers, ['id', id]]);
   const buffer = newRowBuffer(period.fromMs);
-  const states = new Map<string, SeriesState>();
+  const states = new Map<string, SeriesState>(substances.map((s) => [s, newSeries(period)]));
   const feed = (released: Map<string, Row[]>): void => {
     for (const [substance, rows] of released) {
       let state = states.get(substance);
