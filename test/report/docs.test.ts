@@ -34,9 +34,12 @@ describe('report documentation', () => {
     }
   });
 
-  it('explains every CSV column in docs/report.md, and the README points there', () => {
+  it('explains every CSV column with its header in both languages in docs/report.md, and the README points there', () => {
     const doc = read('docs/report.md');
-    for (const column of CSV_COLUMNS) expect(doc, column.key).toContain(`\`${column.key}\``);
+    for (const column of CSV_COLUMNS) {
+      const row = doc.split('\n').find((l) => l.startsWith(`| \`${column.key}\` |`));
+      expect(row, column.key).toContain(`| \`${column.ru}\` | \`${column.en}\` |`);
+    }
     expect(read('README.md')).toContain('(docs/report.md)');
   });
 });
