@@ -38,7 +38,13 @@ export class StoreError extends Error {}
 
 const labels = z.record(z.string(), z.string());
 const failure = z.object({ status: z.literal('error'), error: z.string().optional() });
-const seriesAnswer = z.union([z.object({ status: z.literal('success'), data: z.array(labels) }), failure]);
+// A store that could not reach all of its parts still answers: VictoriaMetrics' cluster with isPartial, Thanos
+// (when partial responses are allowed) with warnings. Part of the data is no data a signed report may rest on.
+const partial = { isPartial: z.boolean().optional(), warnings: z.array(z.string()).optional() };
+const seriesAnswer = z.union([
+  z.object({ status: z.literal('success'), data: z.array(labels), ...partial }),
+  failure,
+]);
 const sampleValue = z.tuple([z.number(), z.string()]);
 const queryAnswer = z.union([
   z.object({
@@ -47,6 +53,7 @@ const queryAnswer = z.union([
       resultType: z.literal('matrix'),
       result: z.array(z.object({ metric: labels, values: z.array(sampleValue) })),
     }),
+    ...partial,
   }),
   failure,
 ]);
@@ -74,20 +81,25 @@ export function openStore(target: StoreTarget, userAgent: string): Store {
         'match[]': selector,
         start: seconds(fromMs),
         end: seconds(toMs),
+        partial_response: 'false',
       });
       const answer = seriesAnswer.safeParse(body);
       if (!answer.success) throw new StoreError('the series answer is not the Prometheus API’s');
       if (answer.data.status === 'error') throw new StoreError(answer.data.error ?? 'the store refused');
+      whole(answer.data);
       return answer.data.data;
     },
     samples: async (selector, atMs, rangeMs) => {
       const body = await post('/api/v1/query', {
         query: `${selector}[${Math.round(rangeMs)}ms]`,
         time: seconds(atMs),
+        // Thanos Query: fail rather than answer without a store it could not reach.
+        partial_response: 'false',
       });
       const answer = queryAnswer.safeParse(body);
       if (!answer.success) throw new StoreError('the query answer is not a matrix of the Prometheus API');
       if (answer.data.status === 'error') throw new StoreError(answer.data.error ?? 'the store refused');
+      whole(answer.data);
       return answer.data.data.result.map((r) => ({
         labels: r.metric,
         samples: r.values.map(([t, v]) => ({ atMs: Math.round(t * 1000), value: Number(v) })),
@@ -99,6 +111,12 @@ export function openStore(target: StoreTarget, userAgent: string): Store {
 }
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+
+function whole(answer: { isPartial?: boolean | undefined; warnings?: string[] | undefined }): void {
+  if (answer.isPartial) throw new StoreError('the store answered with part of the data (isPartial)');
+  if (answer.warnings && answer.warnings.length > 0)
+    throw new StoreError(`the store warned: ${answer.warnings.join('; ').slice(0, 300)}`);
+}
 
 type Outcome =
   | { readonly ok: true; readonly body: unknown }
