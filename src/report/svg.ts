@@ -49,14 +49,16 @@ export function seriesChart(
       1,
     ),
   );
+  // One path of steps for the daily means: a year is 365 segments, in one element rather than 365.
+  const steps: string[] = [];
   s.chart.daily.forEach((v, d) => {
     if (v === null) return;
     const x1 = x(period.fromMs + d * DAY_MS);
     const x2 = x(Math.min(period.toMs, period.fromMs + (d + 1) * DAY_MS));
-    parts.push(
-      `<line x1="${f(x1)}" x2="${f(x2)}" y1="${f(y(v))}" y2="${f(y(v))}" stroke="${COLOURS.daily}" stroke-width="2"/>`,
-    );
+    steps.push(`M${f(x1)} ${f(y(v))}H${f(x2)}`);
   });
+  if (steps.length > 0)
+    parts.push(`<path fill="none" stroke="${COLOURS.daily}" stroke-width="2" d="${steps.join('')}"/>`);
   // The two labels at opposite ends, so that close norms do not write over each other.
   if (s.single && pdkSingle !== undefined)
     parts.push(normLine(pdkSingle, y, COLOURS.singleNorm, 'ПДК м.р.', 'end'));
