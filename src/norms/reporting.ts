@@ -83,8 +83,8 @@ export const UNCONFIRMED_RULES: readonly UnconfirmedRule[] = [
   },
   {
     key: 'days',
-    en: 'Days, hours and 20-minute slots are counted from the start of the period (--from): a period starting at local midnight has local days.',
-    ru: 'Сутки, часы и 20-минутные интервалы отсчитываются от начала периода (--from): период с местной полуночи даёт местные сутки.',
+    en: 'Days, hours and 20-minute slots are those of the report’s clock (the UTC offset --from is written with; UTC for a duration or Z): slots start at :00, :20 and :40, days at midnight, whatever --from is. A slot, hour or day cut by the period’s edge holds only the readings inside the period.',
+    ru: 'Сутки, часы и 20-минутные интервалы — по часам отчёта (смещение от UTC, с которым записан --from; UTC для длительности или Z): интервалы начинаются в :00, :20 и :40, сутки — в полночь, независимо от --from. Интервал, час или сутки на краю периода содержат только данные внутри периода.',
   },
   {
     key: 'percentile',

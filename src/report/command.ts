@@ -38,7 +38,7 @@ export async function reportMain(
     report = await readReport(
       store,
       {
-        period: { fromMs: config.fromMs, toMs: config.toMs },
+        period: { fromMs: config.fromMs, toMs: config.toMs, offsetMinutes: config.offsetMinutes },
         matchers: config.labels,
         stations: config.stations,
       },

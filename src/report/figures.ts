@@ -18,6 +18,7 @@ import {
   type Period,
   type SeriesState,
   slotsIn,
+  unitOf,
 } from './series.js';
 
 /** What the rows allow: 20-minute single values, or only hourly or daily means. */
@@ -61,6 +62,10 @@ export interface SeriesFigures {
 }
 
 export interface Chart {
+  /** Start of the first point of `singles`: the clock slot holding --from. */
+  readonly startMs: number;
+  /** Start of the first day of `daily`: midnight on the report's clock at or before --from. */
+  readonly dayStartMs: number;
   /** Width of one point of `singles`, ms. */
   readonly bucketMs: number;
   /** The highest single value in each bucket, null where there is none. */
@@ -114,7 +119,7 @@ function singleFigures(substance: string, state: SeriesState): SingleFigures | u
   for (let i = 1; i < singles.length; i++)
     if ((singles[i] as number) > (singles[maxIndex] as number)) maxIndex = i;
   const max = singles[maxIndex] as number;
-  const maxAtMs = state.period.fromMs + (singleSlots[maxIndex] as number) * SINGLE_SLOT_MS;
+  const maxAtMs = state.originMs + (singleSlots[maxIndex] as number) * SINGLE_SLOT_MS;
   const pdk = normValue(substance, 'pdk-single');
   if (pdk === undefined)
     return {
@@ -206,14 +211,20 @@ function chartOf(state: SeriesState, resolution: Resolution, daily: (number | nu
   const slots = slotsIn(state.period);
   const perBucket = Math.max(1, Math.ceil(slots / CHART_POINTS));
   const bucketMs = perBucket * SINGLE_SLOT_MS;
-  if (resolution !== 'single') return { bucketMs, singles: [], daily };
+  const firstSlot = unitOf(state.period, SINGLE_SLOT_MS, state.period.fromMs);
+  const frame = {
+    startMs: state.originMs + firstSlot * SINGLE_SLOT_MS,
+    dayStartMs: state.originMs,
+    bucketMs,
+  };
+  if (resolution !== 'single') return { ...frame, singles: [], daily };
   const singles: (number | null)[] = new Array(Math.ceil(slots / perBucket)).fill(null);
   state.singles.forEach((value, i) => {
-    const bucket = Math.floor((state.singleSlots[i] as number) / perBucket);
+    const bucket = Math.floor(((state.singleSlots[i] as number) - firstSlot) / perBucket);
     const was = singles[bucket];
     if (was === null || was === undefined || value > was) singles[bucket] = value;
   });
-  return { bucketMs, singles, daily };
+  return { ...frame, singles, daily };
 }
 
 /** The figures of rows already deduplicated and in time order: what the store reader does, for plain data. */

@@ -7,6 +7,7 @@ import { SUBSTANCE_NAMES } from '../norms/table.js';
 import { escapeHtml } from '../status/html.js';
 import { CSV_COLUMNS } from './csv.js';
 import type { SetBy, StationFigures } from './network.js';
+import { reportNotes } from './notes.js';
 import { formatNumber, formatTime, type Lang } from './numbers.js';
 import type { Report } from './read.js';
 import { seriesChart } from './svg.js';
@@ -115,9 +116,10 @@ function missing(report: Report, options: HtmlOptions): string {
 function notes(report: Report, lang: Lang): string {
   const w = WORDS[lang];
   const rules = UNCONFIRMED_RULES.map((r) => `<li>${escapeHtml(r[lang])}</li>`).join('');
-  const late =
-    report.lateSamples === 0 ? '' : `<p>${escapeHtml(w.late.replace('{n}', String(report.lateSamples)))}</p>`;
-  return `<section><h2>${w.notes}</h2><p>${escapeHtml(w.meansOnly)}</p>${late}<h3>${w.rules}</h3><ul>${rules}</ul></section>`;
+  const more = reportNotes(report, lang)
+    .map((note) => `<p>${escapeHtml(note)}</p>`)
+    .join('');
+  return `<section><h2>${w.notes}</h2><p>${escapeHtml(w.meansOnly)}</p>${more}<h3>${w.rules}</h3><ul>${rules}</ul></section>`;
 }
 
 function stationSection(station: StationFigures, report: Report, options: HtmlOptions): string {

@@ -1,5 +1,6 @@
 // The report as JSON for other programs: every figure unrounded, times as RFC 3339, the rules the figures rest on.
 import { UNCONFIRMED_RULES } from '../norms/reporting.js';
+import { reportNotes } from './notes.js';
 import type { Lang } from './numbers.js';
 import type { Report } from './read.js';
 
@@ -28,6 +29,7 @@ export function reportJson(report: Report, lang: Lang): string {
           dailyMeans: chart.daily,
         })),
       })),
+      notes: reportNotes(report, lang),
       rules: UNCONFIRMED_RULES.map((rule) => ({ key: rule.key, text: rule[lang] })),
       storeQueries: report.queries,
       lateSamples: report.lateSamples,

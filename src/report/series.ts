@@ -1,7 +1,9 @@
 // One station's one substance over the period, taken a row at a time in time order and kept as running sums, so
 // a year costs a few arrays of days and chart buckets, not its rows. Rows go into 20-minute slots (a slot's mean
 // is a single value), clock hours (an hour's mean is the mean of its rows) and days (a day's mean is the mean of
-// its hours); all three are counted from the period's start.
+// its hours); all three are on the report's clock (the offset --from was written with): slots start at :00, :20
+// and :40, days at its midnight, whatever --from is. A slot, hour or day only partly inside the period holds only
+// the rows inside it: a day cut by the period's edge is valid only when 18 of its hours are inside and hold rows.
 import { SINGLE_SLOT_MS, UNCONFIRMED } from '../norms/reporting.js';
 import type { Row } from './rows.js';
 
@@ -13,10 +15,14 @@ export const CHART_POINTS = 720;
 export interface Period {
   readonly fromMs: number;
   readonly toMs: number;
+  /** The report's clock as a UTC offset, minutes (the offset --from was written with); 0 when absent. */
+  readonly offsetMinutes?: number;
 }
 
 export interface SeriesState {
   readonly period: Period;
+  /** Midnight on the report's clock at or before --from: slots, hours and days are counted from it. */
+  readonly originMs: number;
   rows: number;
   lastRowMs: number | undefined;
   /** How often each gap between rows occurs: the station's cadence is the median gap. */
@@ -36,14 +42,33 @@ export interface SeriesState {
   readonly dayRows: Uint32Array;
 }
 
-export const daysIn = (p: Period): number => Math.ceil((p.toMs - p.fromMs) / DAY_MS);
-export const hoursIn = (p: Period): number => Math.ceil((p.toMs - p.fromMs) / HOUR_MS);
-export const slotsIn = (p: Period): number => Math.ceil((p.toMs - p.fromMs) / SINGLE_SLOT_MS);
+/** Midnight on the report's clock at or before the period's start. */
+export function originOf(p: Period): number {
+  const offsetMs = (p.offsetMinutes ?? 0) * 60_000;
+  return Math.floor((p.fromMs + offsetMs) / DAY_MS) * DAY_MS - offsetMs;
+}
+
+/** The index, from the origin, of the clock unit (slot, hour, day) holding `ms`. */
+export const unitOf = (p: Period, unitMs: number, ms: number): number =>
+  Math.floor((ms - originOf(p)) / unitMs);
+
+/** Clock units the period touches, the partial ones at its edges included. */
+const unitsIn = (p: Period, unitMs: number): number =>
+  unitOf(p, unitMs, p.toMs - 1) - unitOf(p, unitMs, p.fromMs) + 1;
+
+export const daysIn = (p: Period): number => unitsIn(p, DAY_MS);
+export const hoursIn = (p: Period): number => unitsIn(p, HOUR_MS);
+export const slotsIn = (p: Period): number => unitsIn(p, SINGLE_SLOT_MS);
+
+/** Whether --from and --to fall on the clock's unit boundaries (slots, days): the notes say when not. */
+export const onBoundaries = (p: Period, unitMs: number): boolean =>
+  (p.fromMs - originOf(p)) % unitMs === 0 && (p.toMs - originOf(p)) % unitMs === 0;
 
 export function newSeries(period: Period): SeriesState {
   const days = daysIn(period);
   return {
     period,
+    originMs: originOf(period),
     rows: 0,
     lastRowMs: undefined,
     gaps: new Map(),
@@ -64,7 +89,7 @@ export function newSeries(period: Period): SeriesState {
 
 /** Takes the next row; rows must come in increasing time, each once, inside the period. */
 export function addRow(state: SeriesState, row: Row): void {
-  const offset = row.atMs - state.period.fromMs;
+  const offset = row.atMs - state.originMs;
   const slot = Math.floor(offset / SINGLE_SLOT_MS);
   const hour = Math.floor(offset / HOUR_MS);
   if (slot !== state.slot) closeSlot(state, slot);

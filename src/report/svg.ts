@@ -43,7 +43,8 @@ export function seriesChart(
   parts.push(
     ...polylines(
       s.chart.singles,
-      (i) => x(period.fromMs + (i + 0.5) * s.chart.bucketMs),
+      (i) =>
+        x(Math.max(period.fromMs, Math.min(period.toMs, s.chart.startMs + (i + 0.5) * s.chart.bucketMs))),
       y,
       COLOURS.single,
       1,
@@ -53,8 +54,8 @@ export function seriesChart(
   const steps: string[] = [];
   s.chart.daily.forEach((v, d) => {
     if (v === null) return;
-    const x1 = x(period.fromMs + d * DAY_MS);
-    const x2 = x(Math.min(period.toMs, period.fromMs + (d + 1) * DAY_MS));
+    const x1 = x(Math.max(period.fromMs, s.chart.dayStartMs + d * DAY_MS));
+    const x2 = x(Math.min(period.toMs, s.chart.dayStartMs + (d + 1) * DAY_MS));
     steps.push(`M${f(x1)} ${f(y(v))}H${f(x2)}`);
   });
   if (steps.length > 0)

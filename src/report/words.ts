@@ -29,7 +29,6 @@ interface Words {
   readonly missing: string;
   readonly stations: string;
   readonly queries: string;
-  readonly late: string;
 }
 
 export const WORDS: Readonly<Record<Lang, Words>> = {
@@ -65,7 +64,6 @@ export const WORDS: Readonly<Record<Lang, Words>> = {
     missing: 'Не получено',
     stations: 'Станций',
     queries: 'запросов к хранилищу',
-    late: '{n} отсчётов строк, записанных в хранилище более чем через сутки после времени строки, не учтены.',
   },
   en: {
     title: 'Air quality: summary of the period',
@@ -103,6 +101,5 @@ export const WORDS: Readonly<Record<Lang, Words>> = {
     missing: 'Not received',
     stations: 'Stations',
     queries: 'store queries',
-    late: '{n} samples of rows stored more than a day after the row’s own time were not counted.',
   },
 };
