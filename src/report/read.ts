@@ -12,8 +12,12 @@ export const CONCENTRATION = 'cityair_concentration_micrograms_per_cubic_meter';
 export const ROW_TIME = 'cityair_measurement_timestamp_seconds';
 export const STATION_INFO = 'cityair_station_info';
 
-/** A live row is scraped again until the next comes: rows are handed on only once this far behind the chunk. */
-const SCRAPE_LAG_MS = DAY_MS;
+/**
+ * A live row is scraped after its own time, again until the next comes: rows are handed on only once this far
+ * behind the chunk, and samples are read this far past --to, so that the last rows of the period, first scraped
+ * after --to, still count (a daily row may be published the next day). Rows are then kept by their own time.
+ */
+export const SCRAPE_LAG_MS = DAY_MS;
 const FIRST_CHUNK_MS = DAY_MS;
 const MAX_CHUNK_MS = 32 * DAY_MS;
 const FEW_SAMPLES = 50_000;
@@ -99,8 +103,9 @@ interface Listed {
 async function listStations(store: Store, request: ReportRequest): Promise<Map<string, Listed>> {
   const { period, matchers } = request;
   const wanted = request.stations?.map(String);
-  const readings = await store.series(selectorOf([CONCENTRATION], matchers), period.fromMs, period.toMs);
-  const info = await store.series(selectorOf([STATION_INFO], matchers), period.fromMs, period.toMs);
+  const readToMs = period.toMs + SCRAPE_LAG_MS;
+  const readings = await store.series(selectorOf([CONCENTRATION], matchers), period.fromMs, readToMs);
+  const info = await store.series(selectorOf([STATION_INFO], matchers), period.fromMs, readToMs);
   const names = new Map<string, string>();
   for (const labels of info) if (labels.id && labels.name) names.set(labels.id, labels.name);
   const substances = new Map<string, Set<string>>();
@@ -143,8 +148,9 @@ async function readStation(
   };
   const gaps: Gap[] = [];
   let chunkMs = FIRST_CHUNK_MS;
-  for (let startMs = period.fromMs; startMs < period.toMs; ) {
-    const endMs = Math.min(startMs + chunkMs, period.toMs);
+  const readToMs = period.toMs + SCRAPE_LAG_MS;
+  for (let startMs = period.fromMs; startMs < readToMs; ) {
+    const endMs = Math.min(startMs + chunkMs, readToMs);
     try {
       const answer = await store.samples(selector, endMs - 1, endMs - startMs);
       const count = takeChunk(buffer, answer, startMs, endMs, period);
@@ -154,7 +160,7 @@ async function readStation(
       gaps.push({ stationId: id, fromMs: startMs, toMs: endMs, message: (error as Error).message });
     }
     feed(releaseRows(buffer, endMs - SCRAPE_LAG_MS));
-    onChunk(endMs);
+    onChunk(Math.min(endMs, period.toMs));
     startMs = endMs;
   }
   feed(releaseRows(buffer, period.toMs));

@@ -1,7 +1,9 @@
 // Two days of two stations' readings as a store holds them, for the report's tests, with every figure the report
 // must give worked out by hand in REPORT_EXPECTED. Station 101 (NO₂, 5-minute rows): day 1 backfilled, one sample
 // per row; day 2 half backfilled and half live, each live row scraped ten times, 30 s apart, with the timestamp
-// series holding the row's own time. Station 102 (PM10): hourly rows only, 24 hours then 20.
+// series holding the row's own time; the last live rows of day 2 are first scraped 10 minutes after their time,
+// so the 23:55 row is scraped only after --to, and a row of 23:55 the day before --from is scraped after --from
+// (it must not count). Station 102 (PM10): hourly rows only, 24 hours then 20.
 import { spawn } from 'node:child_process';
 import { encodeWriteRequest, type WireSeries, wireLabels } from '../../src/backfill/remote-write-proto.js';
 import { MAIN } from './exporter-process.js';
@@ -58,12 +60,19 @@ export function reportSeries(): Series[] {
       const row = FROM + day * DAY + i * 5 * MIN;
       const value = no2Row(i, day);
       const live = day === 1 && i % 2 === 1;
-      const times = live ? Array.from({ length: 10 }, (_, k) => row + 7_000 + k * 30_000) : [row];
+      const firstScrape = i >= 285 ? 10 * MIN : 7_000;
+      const times = live ? Array.from({ length: 10 }, (_, k) => row + firstScrape + k * 30_000) : [row];
       for (const atMs of times) {
         no2.samples.push({ atMs, value });
         ts101.samples.push({ atMs, value: row / 1000 });
       }
     }
+  // The row of 23:55 before the period, scraped live from 00:02:07 of its first day: not the period's.
+  for (let k = 0; k < 10; k++) {
+    no2.samples.push({ atMs: FROM + 2 * MIN + 7_000 + k * 30_000, value: 9000 });
+    ts101.samples.push({ atMs: FROM + 2 * MIN + 7_000 + k * 30_000, value: (FROM - 5 * MIN) / 1000 });
+  }
+  for (const s of [no2, ts101]) s.samples.sort((a, b) => a.atMs - b.atMs);
   const pm10: Series = {
     name: 'cityair_concentration_micrograms_per_cubic_meter',
     labels: [...base('102'), ['substance', 'pm10']],
@@ -83,8 +92,8 @@ export function reportSeries(): Series[] {
   return [no2, pm10, ts101, ts102, info('101'), info('102')];
 }
 
-/** Samples of station 101's NO₂ series the store must hold: 288 + 144 + 1,440. */
-export const NO2_SAMPLES = 288 + 144 + 1440;
+/** Samples of station 101's NO₂ series the store must hold: 288 + 144 + 1,440, and the row before --from's 10. */
+export const NO2_SAMPLES = 288 + 144 + 1440 + 10;
 
 const escapeLabel = (v: string): string =>
   v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
