@@ -164,6 +164,8 @@ async function readStation(
     startMs = endMs;
   }
   feed(releaseRows(buffer, period.toMs));
+  for (const [substance, { count, firstMs, lastMs }] of buffer.unpaired)
+    gaps.push({ stationId: id, fromMs: firstMs, toMs: lastMs, message: unpairedMessage(substance, count) });
   const series: SeriesFigures[] = [];
   for (const [substance, state] of [...states].sort(([a], [b]) => a.localeCompare(b))) {
     closeSeries(state);
@@ -171,6 +173,10 @@ async function readStation(
   }
   return { series, gaps, late: buffer.late };
 }
+
+/** Why samples without a row time are not counted: rows cannot be told from repeated scrapes without it. */
+export const unpairedMessage = (substance: string, count: number): string =>
+  `${count} samples of ${substance} have no ${ROW_TIME} beside them in the store, so rows cannot be told from repeated scrapes; they are not counted`;
 
 /** Pairs each concentration sample with the row time its timestamp series held at that instant; returns the count. */
 function takeChunk(

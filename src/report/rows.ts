@@ -3,8 +3,9 @@
 // row's own time as the value of cityair_measurement_timestamp_seconds at the same instant (the same scrape, or the
 // same backfilled row), so a concentration sample is keyed by that value: every scrape of one row lands on one
 // key, and a backfilled row and its live scrapes too. A sample with no such partner (the timestamp series dropped
-// by relabelling) falls back to its 20-minute slot and value: a value repeated within a slot is one row.
-import { SINGLE_SLOT_MS } from '../norms/reporting.js';
+// by relabelling) cannot be told from a repeated scrape: no guess (equal values in a slot may be distinct rows or
+// one row scraped again) gives the right number every time, so it is not counted, only tallied, and the reader
+// marks the station incomplete.
 
 export interface Sample {
   readonly atMs: number;
@@ -17,13 +18,19 @@ export interface Row {
   readonly value: number;
 }
 
+export interface Unpaired {
+  count: number;
+  firstMs: number;
+  lastMs: number;
+}
+
 /** Rows gathered per substance, not yet handed on: a row may still be scraped again in the next chunk. */
 export interface RowBuffer {
   /** Rows before this time have been handed on; a later sample of one is dropped (counted in `late`). */
   releasedBeforeMs: number;
   readonly bySubstance: Map<string, Map<number, number>>;
-  /** Unpaired samples: values seen per substance and slot. */
-  readonly unpaired: Map<string, Map<number, number[]>>;
+  /** Samples in the period without a row time, per substance: not counted. */
+  readonly unpaired: Map<string, Unpaired>;
   late: number;
 }
 
@@ -53,9 +60,13 @@ export function addSamples(
   }
   for (const sample of samples) {
     if (!Number.isFinite(sample.value)) continue;
-    const paired = rowTimeAt(sample.atMs);
-    const atMs = paired ?? firstOfRepeat(buffer, substance, sample);
-    if (atMs === undefined || atMs < period.fromMs || atMs >= period.toMs) continue;
+    const atMs = rowTimeAt(sample.atMs);
+    if (atMs === undefined) {
+      if (sample.atMs >= period.fromMs && sample.atMs < period.toMs)
+        tallyUnpaired(buffer, substance, sample.atMs);
+      continue;
+    }
+    if (atMs < period.fromMs || atMs >= period.toMs) continue;
     if (atMs < buffer.releasedBeforeMs) {
       if (rows.get(atMs) === undefined) buffer.late++;
       continue;
@@ -64,19 +75,14 @@ export function addSamples(
   }
 }
 
-/** The sample's own time, unless the same value was already seen in its slot (a repeat of one live row). */
-function firstOfRepeat(buffer: RowBuffer, substance: string, sample: Sample): number | undefined {
-  let slots = buffer.unpaired.get(substance);
-  if (slots === undefined) {
-    slots = new Map();
-    buffer.unpaired.set(substance, slots);
+function tallyUnpaired(buffer: RowBuffer, substance: string, atMs: number): void {
+  const seen = buffer.unpaired.get(substance);
+  if (seen === undefined) buffer.unpaired.set(substance, { count: 1, firstMs: atMs, lastMs: atMs });
+  else {
+    seen.count++;
+    seen.firstMs = Math.min(seen.firstMs, atMs);
+    seen.lastMs = Math.max(seen.lastMs, atMs);
   }
-  const slot = Math.floor(sample.atMs / SINGLE_SLOT_MS);
-  const seen = slots.get(slot);
-  if (seen?.includes(sample.value)) return undefined;
-  if (seen) seen.push(sample.value);
-  else slots.set(slot, [sample.value]);
-  return sample.atMs;
 }
 
 /** Hands on, per substance in time order, the rows before `beforeMs`, and forgets them. */
@@ -92,9 +98,6 @@ export function releaseRows(buffer: RowBuffer, beforeMs: number): Map<string, Ro
     ready.sort((a, b) => a.atMs - b.atMs);
     out.set(substance, ready);
   }
-  const oldestSlot = Math.floor(beforeMs / SINGLE_SLOT_MS) - 1;
-  for (const slots of buffer.unpaired.values())
-    for (const slot of slots.keys()) if (slot < oldestSlot) slots.delete(slot);
   buffer.releasedBeforeMs = Math.max(buffer.releasedBeforeMs, beforeMs);
   return out;
 }

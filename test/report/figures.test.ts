@@ -199,15 +199,12 @@ describe('rows from the store', () => {
     expect(buffer.late).toBe(1);
   });
 
-  it('without the timestamp series, keeps each distinct value of a 20-minute slot once', () => {
+  it('without the timestamp series, counts no row (equal values may be distinct rows) and tallies the samples', () => {
     const buffer = newRowBuffer(FROM);
-    const samples = [100, 100, 100, 200, 200, 300].map((value, i) => ({ atMs: FROM + i * 60_000, value }));
-    addSamples(buffer, 'co', samples, () => undefined, period);
-    expect(
-      releaseRows(buffer, period.toMs)
-        .get('co')
-        ?.map((r) => r.value),
-    ).toEqual([100, 200, 300]);
+    const samples = [100, 100, 300, 100].map((value, i) => ({ atMs: FROM + i * 5 * MIN, value }));
+    addSamples(buffer, 'co', [...samples, { atMs: FROM + DAY, value: 5 }], () => undefined, period);
+    expect(releaseRows(buffer, period.toMs).get('co')).toEqual([]);
+    expect(buffer.unpaired.get('co')).toEqual({ count: 4, firstMs: FROM, lastMs: FROM + 15 * MIN });
   });
 });
 

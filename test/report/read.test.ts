@@ -1,0 +1,47 @@
+// The reader over a store held in memory: what it does with the store's series beyond plain rows.
+import { describe, expect, it } from 'vitest';
+import { readReport } from '../../src/report/read.js';
+import { memoryStore, type MemorySeries } from '../support/memory-store.js';
+
+const FROM = Date.parse('2026-10-01T00:00:00Z');
+const MIN = 60_000;
+const DAY = 24 * 60 * MIN;
+const period = { fromMs: FROM, toMs: FROM + DAY };
+const CONC = 'cityair_concentration_micrograms_per_cubic_meter';
+const base = { job: 'cityair', instance: 'x' };
+
+const conc = (id: string, values: readonly number[], stepMs = 5 * MIN): MemorySeries => ({
+  labels: { __name__: CONC, ...base, id, substance: 'no2' },
+  samples: values.map((value, i) => ({ atMs: FROM + i * stepMs, value })),
+});
+const rowTimes = (id: string, count: number, stepMs = 5 * MIN): MemorySeries => ({
+  labels: { __name__: 'cityair_measurement_timestamp_seconds', ...base, id },
+  samples: Array.from({ length: count }, (_, i) => ({
+    atMs: FROM + i * stepMs,
+    value: (FROM + i * stepMs) / 1000,
+  })),
+});
+const request = { period, matchers: [['job', 'cityair']] as const, stations: undefined };
+
+describe('the reader', () => {
+  it('counts rows 100, 100, 300, 100 as four rows when the row time is there: mean 150', async () => {
+    const store = memoryStore([conc('1', [100, 100, 300, 100]), rowTimes('1', 4)]);
+    const report = await readReport(store, request);
+    expect(report.gaps).toEqual([]);
+    expect(report.stations[0]?.series[0]?.rows).toBe(4);
+    expect(report.stations[0]?.series[0]?.mean).toBe(150);
+  });
+
+  it('without the row time, counts none of them (never 200) and marks the station incomplete with the reason', async () => {
+    const store = memoryStore([conc('1', [100, 100, 300, 100])]);
+    const report = await readReport(store, request);
+    const series = report.stations[0]?.series[0];
+    expect(series?.rows).toBe(0);
+    expect(series?.mean).toBeUndefined();
+    expect(report.gaps).toHaveLength(1);
+    expect(report.gaps[0]).toMatchObject({ stationId: '1', fromMs: FROM, toMs: FROM + 15 * MIN });
+    expect(report.gaps[0]?.message).toBe(
+      '4 samples of no2 have no cityair_measurement_timestamp_seconds beside them in the store, so rows cannot be told from repeated scrapes; they are not counted',
+    );
+  });
+});
