@@ -1,7 +1,7 @@
 // The reader over a store held in memory: what it does with the store's series beyond plain rows.
 import { describe, expect, it } from 'vitest';
 import { readReport } from '../../src/report/read.js';
-import { memoryStore, type MemorySeries } from '../support/memory-store.js';
+import { type MemorySeries, memoryStore } from '../support/memory-store.js';
 
 const FROM = Date.parse('2026-10-01T00:00:00Z');
 const MIN = 60_000;
