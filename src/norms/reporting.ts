@@ -44,8 +44,6 @@ export const UNCONFIRMED = {
   classlessExponent: 1.0,
   /** A 20-minute slot counts as a single value when it holds at least this many rows. */
   slotMinRows: 1,
-  /** The levels by СИ, НП and ИЗА are read from the values as printed (rounded). */
-  levelFromRounded: true,
   /** The 99th percentile of daily means: nearest rank (the ceil(0.99 n)-th smallest). */
   percentile: 0.99,
 } as const;
@@ -68,8 +66,8 @@ export const UNCONFIRMED_RULES: readonly UnconfirmedRule[] = [
   },
   {
     key: 'bands',
-    en: 'Level edges read continuously: СИ ≤ 1 low, < 5 elevated, ≤ 10 high, > 10 very high; НП 0 low, < 20 elevated, < 50 high, ≥ 50 very high; ИЗА < 5 low, < 7 elevated, < 14 high, ≥ 14 very high; compared as printed (СИ and НП to 0.1, ИЗА to 0.01).',
-    ru: 'Границы уровней непрерывны: СИ ≤ 1 низкий, < 5 повышенный, ≤ 10 высокий, > 10 очень высокий; НП 0 низкий, < 20 повышенный, < 50 высокий, ≥ 50 очень высокий; ИЗА < 5 низкий, < 7 повышенный, < 14 высокий, ≥ 14 очень высокий; сравниваются округлённые значения (СИ и НП до 0,1, ИЗА до 0,01).',
+    en: 'Level edges read continuously: СИ ≤ 1 low, < 5 elevated, ≤ 10 high, > 10 very high; НП 0 low, < 20 elevated, < 50 high, ≥ 50 very high; ИЗА < 5 low, < 7 elevated, < 14 high, ≥ 14 very high; compared unrounded, as the counts above ПДК are; a value that would print on an edge it is not on is printed with more places (СИ 10.001, not 10.0).',
+    ru: 'Границы уровней непрерывны: СИ ≤ 1 низкий, < 5 повышенный, ≤ 10 высокий, > 10 очень высокий; НП 0 низкий, < 20 повышенный, < 50 высокий, ≥ 50 очень высокий; ИЗА < 5 низкий, < 7 повышенный, < 14 высокий, ≥ 14 очень высокий; сравниваются неокруглённые значения, как и при счёте превышений ПДК; значение, которое при округлении попало бы на границу, не будучи на ней, печатается с бо́льшим числом знаков (СИ 10,001, а не 10,0).',
   },
   {
     key: 'combined',
@@ -102,9 +100,23 @@ const LEVEL_EDGES = {
 
 export type Indicator = keyof typeof LEVEL_EDGES;
 
-/** The pollution level (1 низкий … 4 очень высокий) an indicator's (rounded) value gives. */
-export function levelBy(indicator: Indicator, value: number): Level {
+/** The places an indicator is printed to. */
+export const INDICATOR_DECIMALS: Readonly<Record<Indicator, number>> = {
+  si: DECIMALS.index,
+  np: DECIMALS.percent,
+  iza: DECIMALS.iza,
+};
+
+/** The values at which an indicator's level changes. */
+export const levelEdges = (indicator: Indicator): readonly number[] => LEVEL_EDGES[indicator].edges;
+
+/** A figure without the binary noise of its arithmetic (1.0000000000000002 is 1): what levels and edges compare. */
+export const withoutNoise = (value: number): number => Number(value.toPrecision(12));
+
+/** The pollution level (1 низкий … 4 очень высокий) an indicator's unrounded value gives. */
+export function levelBy(indicator: Indicator, unrounded: number): Level {
   const { edges, inclusive } = LEVEL_EDGES[indicator];
+  const value = withoutNoise(unrounded);
   for (let i = 0; i < edges.length; i++) {
     const edge = edges[i] as number;
     if (value < edge || (inclusive[i] && value === edge)) return (i + 1) as Level;

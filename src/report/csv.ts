@@ -3,7 +3,7 @@
 import { DECIMALS } from '../norms/reporting.js';
 import type { SeriesFigures } from './figures.js';
 import type { StationFigures } from './network.js';
-import { formatNumber, formatTime, type Lang } from './numbers.js';
+import { formatIndicator, formatNumber, formatTime, type Lang } from './numbers.js';
 import type { Report } from './read.js';
 
 interface Column {
@@ -77,8 +77,13 @@ export const CSV_COLUMNS: readonly Column[] = [
     en: 'time of max single value',
     value: (s, _st, ctx) => (s.single ? formatTime(s.single.maxAtMs, ctx.offsetMinutes) : ''),
   },
-  { key: 'si', ru: 'СИ', en: 'СИ', value: num((s) => s.single?.si, DECIMALS.index) },
-  { key: 'p_percent', ru: 'П, %', en: 'П, %', value: pct((s) => s.single?.p) },
+  { key: 'si', ru: 'СИ', en: 'СИ', value: (s, _st, ctx) => formatIndicator(s.single?.si, 'si', ctx.lang) },
+  {
+    key: 'p_percent',
+    ru: 'П, %',
+    en: 'П, %',
+    value: (s, _st, ctx) => formatIndicator(s.single?.p, 'np', ctx.lang),
+  },
   {
     key: 'above_1_pdk_mr',
     ru: 'выше 1 ПДК м.р.',

@@ -2,13 +2,13 @@
 // table and a chart per substance. Nothing outside the page is loaded: the Content-Security-Policy forbids it, and
 // every text from the store (station names, error messages) is escaped.
 import { createHash } from 'node:crypto';
-import { DECIMALS, UNCONFIRMED_RULES } from '../norms/reporting.js';
+import { DECIMALS, type Indicator, UNCONFIRMED_RULES } from '../norms/reporting.js';
 import { SUBSTANCE_NAMES } from '../norms/table.js';
 import { escapeHtml } from '../status/html.js';
 import { CSV_COLUMNS } from './csv.js';
 import type { SetBy, StationFigures } from './network.js';
 import { reportNotes } from './notes.js';
-import { formatNumber, formatTime, type Lang } from './numbers.js';
+import { formatIndicator, formatNumber, formatTime, type Lang } from './numbers.js';
 import type { Report } from './read.js';
 import { seriesChart } from './svg.js';
 import { WORDS } from './words.js';
@@ -69,9 +69,9 @@ function labelsText(report: Report): string {
 
 const substanceName = (s: string): string => SUBSTANCE_NAMES[s as keyof typeof SUBSTANCE_NAMES] ?? s;
 
-function setByText(by: SetBy | undefined, decimals: number, lang: Lang, suffix = ''): string {
+function setByText(by: SetBy | undefined, indicator: Indicator, lang: Lang, suffix = ''): string {
   if (!by) return `<td>${WORDS[lang].noData}</td>`;
-  return `<td class="n">${formatNumber(by.value, decimals, lang)}${suffix}</td><td>${escapeHtml(substanceName(by.substance))}, ${escapeHtml(stationLabel(by.stationName, by.stationId))}</td>`;
+  return `<td class="n">${formatIndicator(by.value, indicator, lang)}${suffix}</td><td>${escapeHtml(substanceName(by.substance))}, ${escapeHtml(stationLabel(by.stationName, by.stationId))}</td>`;
 }
 
 const stationLabel = (name: string, id: string): string => (name ? `${name} (${id})` : id);
@@ -87,7 +87,7 @@ function summary(report: Report, lang: Lang): string {
     ? `<td class="n">${formatNumber(100 * n.capture.mean, DECIMALS.percent, lang)} %</td><td>${w.lowestCapture}: ${formatNumber(100 * n.capture.lowest.value, DECIMALS.percent, lang)} % — ${escapeHtml(substanceName(n.capture.lowest.substance))}, ${escapeHtml(stationLabel(n.capture.lowest.stationName, n.capture.lowest.stationId))}</td>`
     : `<td colspan="2">${w.noData}</td>`;
   const iza = n.iza
-    ? `<td class="n">${formatNumber(n.iza.value, DECIMALS.iza, lang)}</td><td>${w.izaTerms}: ${n.iza.terms
+    ? `<td class="n">${formatIndicator(n.iza.value, 'iza', lang)}</td><td>${w.izaTerms}: ${n.iza.terms
         .map(
           (t) =>
             `${escapeHtml(substanceName(t.substance))} (${formatNumber(t.mean, 1, lang)} / ${formatNumber(t.norm, 0, lang)})^${formatNumber(t.exponent, 1, lang)} = ${formatNumber(t.term, DECIMALS.iza, lang)}`,
@@ -96,8 +96,8 @@ function summary(report: Report, lang: Lang): string {
     : `<td colspan="2" class="muted">${w.izaNotYear}</td>`;
   return `<section class="summary"><h2>${w.network}</h2>${level}${byIndicator ? `<p>${escapeHtml(byIndicator)}</p>` : ''}
 <table><tbody>
-<tr><th>${w.indicators.si}</th>${setByText(n.si, DECIMALS.index, lang)}</tr>
-<tr><th>${w.indicators.np}</th>${setByText(n.np, DECIMALS.percent, lang, ' %')}</tr>
+<tr><th>${w.indicators.si}</th>${setByText(n.si, 'si', lang)}</tr>
+<tr><th>${w.indicators.np}</th>${setByText(n.np, 'np', lang, ' %')}</tr>
 <tr><th>${w.indicators.iza}</th>${iza}</tr>
 <tr><th>${w.capture}</th>${capture}</tr>
 <tr><th>${w.stations}</th><td class="n">${report.stations.length}</td><td></td></tr>

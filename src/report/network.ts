@@ -1,7 +1,7 @@
 // The network's figures from its stations': СИ and НП with the station and substance that set them, for a year
 // ИЗА5 with its five terms, and the pollution level by each indicator and the one that applies.
 import { isSubstance, normValue } from '../norms/lookup.js';
-import { DECIMALS, type Indicator, IZA_TERMS, izaExponent, type Level, levelBy } from '../norms/reporting.js';
+import { type Indicator, IZA_TERMS, izaExponent, type Level, levelBy } from '../norms/reporting.js';
 import type { SeriesFigures } from './figures.js';
 import { DAY_MS, type Period } from './series.js';
 
@@ -58,14 +58,14 @@ export function networkFigures(stations: readonly StationFigures[], period: Peri
   const np = highest(stations, (s) => s.single?.p);
   const iza = period.toMs - period.fromMs >= 365 * DAY_MS ? izaOf(stations) : undefined;
   const levels: IndicatorLevel[] = [];
-  const push = (indicator: Indicator, value: number | undefined, decimals: number): void => {
-    if (value === undefined) return;
-    const shown = roundTo(value, decimals);
-    levels.push({ indicator, value: shown, level: levelBy(indicator, shown) });
+  // Judged on the unrounded value, as the counts above ПДК are: СИ 10.001 is очень высокий with one value above
+  // 10 ПДК; the printing (formatIndicator) shows it as 10.001 so that figure and level agree.
+  const push = (indicator: Indicator, value: number | undefined): void => {
+    if (value !== undefined) levels.push({ indicator, value, level: levelBy(indicator, value) });
   };
-  push('si', si?.value, DECIMALS.index);
-  push('np', np?.value, DECIMALS.percent);
-  push('iza', iza?.value, DECIMALS.iza);
+  push('si', si?.value);
+  push('np', np?.value);
+  push('iza', iza?.value);
   const top = Math.max(0, ...levels.map((l) => l.level));
   const level =
     levels.length === 0

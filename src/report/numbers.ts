@@ -1,5 +1,6 @@
 // Numbers and times as a person writes them: rounded as the reviews round, a decimal comma in Russian, and times
 // on the clock the period was given in.
+import { INDICATOR_DECIMALS, type Indicator, levelEdges, withoutNoise } from '../norms/reporting.js';
 import { roundTo } from './network.js';
 
 export type Lang = 'ru' | 'en';
@@ -14,6 +15,21 @@ export function formatNumber(value: number | undefined, decimals: number, lang: 
   const grouped = group ? digits.replace(/\B(?=(\d{3})+(?!\d))/g, lang === 'ru' ? '\u00a0' : ',') : digits;
   const point = lang === 'ru' ? ',' : '.';
   return `${sign}${grouped}${fraction === undefined ? '' : `${point}${fraction}`}`;
+}
+
+/**
+ * СИ, П/НП or ИЗА as printed: to its usual places, and with more when rounding would put it on a level edge it is
+ * not on (СИ 10.001 is "10.001", since "10.0" reads высокий; П 0.03 % is "0.03", since "0.0" reads no exceedance),
+ * so that the printed figure, its level and the counts above ПДК agree.
+ */
+export function formatIndicator(value: number | undefined, indicator: Indicator, lang: Lang): string {
+  if (value === undefined || !Number.isFinite(value)) return '';
+  const exact = withoutNoise(value);
+  const edges = levelEdges(indicator);
+  let decimals = INDICATOR_DECIMALS[indicator];
+  while (decimals < 6 && roundTo(exact, decimals) !== exact && edges.includes(roundTo(exact, decimals)))
+    decimals++;
+  return formatNumber(exact, decimals, lang);
 }
 
 /** "2026-10-01 13:20" on the clock of `offsetMinutes`, with the offset when it is not UTC. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { levelBy } from '../../src/norms/reporting.js';
 import { figuresOfRows, nearestRank } from '../../src/report/figures.js';
 import { izaOf, networkFigures, roundTo, type StationFigures } from '../../src/report/network.js';
+import { formatIndicator } from '../../src/report/numbers.js';
 import { addSamples, newRowBuffer, type Row, releaseRows } from '../../src/report/rows.js';
 
 const FROM = Date.parse('2026-10-01T00:00:00Z');
@@ -289,7 +290,7 @@ describe('a year', () => {
     expect(n.iza?.terms.map((t) => t.substance)).toEqual(['o3', 'no2', 'pm10', 'pm2.5', 'co']);
     expect(roundTo(n.iza?.value ?? 0, 2)).toBe(5.55);
     // ИЗА 5.55 is повышенный; hourly rows give no СИ or НП, so ИЗА sets the level alone.
-    expect(n.levels).toEqual([{ indicator: 'iza', value: 5.55, level: 2 }]);
+    expect(n.levels).toEqual([{ indicator: 'iza', value: n.iza?.value, level: 2 }]);
     expect(n.level).toEqual({ level: 2, setBy: ['iza'] });
   });
 
@@ -311,5 +312,47 @@ describe('a year', () => {
       month,
     );
     expect(n.iza).toBeUndefined();
+  });
+});
+
+describe('levels and printed figures agree', () => {
+  const at = (i: number): number => FROM + i * 20 * MIN;
+  const network = (rowsOf: Row[]) => {
+    const f = figuresOfRows('no2', rowsOf, month);
+    return { f, n: networkFigures([{ id: '1', name: 'A', series: [f] }], month) };
+  };
+
+  it('gives СИ 10.001 (one value above 10 ПДК м.р.) очень высокий and prints it 10,001, not 10,0', () => {
+    const { f, n } = network([
+      { atMs: at(0), value: 2000.2 },
+      { atMs: at(1), value: 50 },
+    ]);
+    expect(f.single?.above).toEqual([1, 1, 1]);
+    expect(n.levels.find((l) => l.indicator === 'si')?.level).toBe(4);
+    expect(formatIndicator(f.single?.si, 'si', 'ru')).toBe('10,001');
+    expect(formatIndicator(f.single?.si, 'si', 'en')).toBe('10.001');
+  });
+
+  it('gives one value at 1.04 ПДК м.р. among 3,000 повышенный by СИ and НП, printed 1,04 and 0,03', () => {
+    const { f, n } = network(
+      Array.from({ length: 3000 }, (_, i) => ({ atMs: at(i), value: i === 7 ? 208 : 50 })),
+    );
+    expect(f.single?.above).toEqual([1, 0, 0]);
+    expect(n.levels.map((l) => [l.indicator, l.level])).toEqual([
+      ['si', 2],
+      ['np', 2],
+    ]);
+    expect(formatIndicator(f.single?.si, 'si', 'ru')).toBe('1,04');
+    expect(formatIndicator(f.single?.p, 'np', 'ru')).toBe('0,03');
+  });
+
+  it('keeps the usual places off the edges and on them (СИ 2.34 → 2,3, 10 → 10,0), more near them (0.98 → 0,98)', () => {
+    expect(formatIndicator(2.34, 'si', 'ru')).toBe('2,3');
+    expect(formatIndicator(10, 'si', 'ru')).toBe('10,0');
+    expect(formatIndicator(0.98, 'si', 'ru')).toBe('0,98');
+    expect(levelBy('si', 0.98)).toBe(1);
+    expect(formatIndicator(4.96, 'si', 'ru')).toBe('4,96');
+    expect(levelBy('si', 4.96)).toBe(2);
+    expect(formatIndicator(5.549, 'iza', 'en')).toBe('5.55');
   });
 });
