@@ -11,6 +11,8 @@ interface Column {
   readonly ru: string;
   readonly en: string;
   readonly value: (s: SeriesFigures, station: StationFigures, ctx: Context) => string;
+  /** Text (from the store or words): guarded against formulas. Other columns are numbers this module wrote. */
+  readonly text?: true;
 }
 
 const YES_NO = { ru: ['да', 'нет'], en: ['yes', 'no'] } as const;
@@ -30,11 +32,12 @@ const int = (pick: (s: SeriesFigures) => number | undefined) => num(pick, 0);
 
 /** The columns in order; docs/report.md documents each by its key. */
 export const CSV_COLUMNS: readonly Column[] = [
-  { key: 'station_id', ru: 'id станции', en: 'station id', value: (_s, st) => st.id },
-  { key: 'station_name', ru: 'станция', en: 'station', value: (_s, st) => st.name },
-  { key: 'substance', ru: 'вещество', en: 'substance', value: (s) => s.substance },
-  { key: 'resolution', ru: 'данные', en: 'data', value: (s) => s.resolution },
+  { text: true, key: 'station_id', ru: 'id станции', en: 'station id', value: (_s, st) => st.id },
+  { text: true, key: 'station_name', ru: 'станция', en: 'station', value: (_s, st) => st.name },
+  { text: true, key: 'substance', ru: 'вещество', en: 'substance', value: (s) => s.substance },
+  { text: true, key: 'resolution', ru: 'данные', en: 'data', value: (s) => s.resolution },
   {
+    text: true,
     key: 'complete',
     ru: 'полные',
     en: 'complete',
@@ -72,6 +75,7 @@ export const CSV_COLUMNS: readonly Column[] = [
     value: num((s) => s.single?.max, DECIMALS.concentration),
   },
   {
+    text: true,
     key: 'max_single_time',
     ru: 'время макс. разовой',
     en: 'time of max single value',
@@ -154,15 +158,19 @@ export function reportCsv(report: Report, lang: Lang, offsetMinutes: number): st
     offsetMinutes,
     incomplete: new Set(report.gaps.map((g) => g.stationId ?? '')),
   };
-  const lines = [CSV_COLUMNS.map((c) => cell(c[lang], sep)).join(sep)];
+  const lines = [CSV_COLUMNS.map((c) => cell(c[lang], sep, true)).join(sep)];
   for (const station of report.stations)
     for (const s of station.series)
-      lines.push(CSV_COLUMNS.map((c) => cell(c.value(s, station, ctx), sep)).join(sep));
+      lines.push(CSV_COLUMNS.map((c) => cell(c.value(s, station, ctx), sep, c.text === true)).join(sep));
   return `${lines.join('\r\n')}\r\n`;
 }
 
-/** RFC 4180 quoting; a leading = + - @ is prefixed with ' so a spreadsheet does not run a station name as a formula. */
-function cell(text: string, sep: string): string {
-  const safe = /^[=+@\t\r]/.test(text) || (/^-/.test(text) && !/^-\d/.test(text)) ? `'${text}` : text;
+/**
+ * RFC 4180 quoting. A text cell starting with = + - @, a tab or CR is prefixed with ' so a spreadsheet does not run
+ * it as a formula (`-2+3+cmd|' /C calc'!A0` starts with a minus and a digit); only numbers, which this module
+ * writes itself, go bare.
+ */
+function cell(text: string, sep: string, isText: boolean): string {
+  const safe = isText && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return /["\r\n]/.test(safe) || safe.includes(sep) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }

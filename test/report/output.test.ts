@@ -33,6 +33,17 @@ describe('report outputs', () => {
     expect(line).toContain(',no,');
   });
 
+  it('guards a text cell starting with a minus and a digit, and writes numbers bare', () => {
+    for (const name of ["-2+3+cmd|' /C calc'!A0", '+1', '@SUM(1)', '\t=1', '-']) {
+      const cells = (reportCsv(reportOf(name), 'en', 0).split('\r\n')[1] ?? '').split(',');
+      expect(cells[1]?.replace(/^"/, '')).toBe(`'${name}`);
+    }
+    const cells = (reportCsv(reportOf('Центр'), 'en', 0).split('\r\n')[1] ?? '').split(',');
+    expect(cells.slice(0, 3)).toEqual(['7', 'Центр', 'no2']);
+    // rows, single values (one row is hourly: none), capture, mean, mean in ПДК с.с., max: numbers as written.
+    expect(cells.slice(5, 11)).toEqual(['1', '', '4.2', '460.0', '4.6', '']);
+  });
+
   it('escapes every text from outside in the page and forbids every request in its policy', () => {
     const html = reportHtml(reportOf('<script>alert(1)</script>'), {
       lang: 'en',
