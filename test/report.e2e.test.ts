@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -277,6 +278,13 @@ describe('when the store fails', () => {
       ['--from=30d'],
       ['--from=30d', '--store.url=x'],
       ['--from=30d', '--store.url=http://a', '--format=pdf'],
+      // Found before the store (nothing listens on port 9) is asked anything.
+      ['--from=30d', '--store.url=http://127.0.0.1:9', `--output=${tmpdir()}`],
+      [
+        '--from=30d',
+        '--store.url=http://127.0.0.1:9',
+        `--output=${join(tmpdir(), 'no-such-dir-7f3a', 'r.csv')}`,
+      ],
     ]) {
       const run = await runReport(args);
       expect(run.code).toBe(2);

@@ -9,6 +9,7 @@ import { parseReportCli, type ReportConfig, reportHelp } from './config.js';
 import { reportCsv } from './csv.js';
 import { reportHtml } from './html.js';
 import { reportJson } from './json.js';
+import { reportOutputProblem } from './output-check.js';
 import { type Progress, type Report, readReport } from './read.js';
 import { openStore } from './store.js';
 
@@ -26,6 +27,8 @@ export async function reportMain(
       return 0;
     }
     config = action.config;
+    const problem = await reportOutputProblem(config.output);
+    if (problem !== undefined) throw new ConfigError(problem);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`cityair-exporter report: ${error.message}\n`);
