@@ -54,7 +54,7 @@ export const CSV_COLUMNS: readonly Column[] = [
     key: 'data_capture_percent',
     ru: 'полнота данных, %',
     en: 'data capture, %',
-    value: pct((s) => (s.resolution === 'none' ? undefined : 100 * s.capture)),
+    value: pct((s) => 100 * s.capture),
   },
   {
     key: 'mean_ugm3',

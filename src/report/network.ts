@@ -114,15 +114,14 @@ export function izaOf(stations: readonly StationFigures[]): NetworkFigures['iza'
 }
 
 function captureOf(stations: readonly StationFigures[]): NetworkFigures['capture'] {
+  // A station without readings is in it at 0 %: the lowest capture names it.
   const all = stations.flatMap((station) =>
-    station.series
-      .filter((s) => s.resolution !== 'none')
-      .map((s) => ({
-        value: s.capture,
-        stationId: station.id,
-        stationName: station.name,
-        substance: s.substance,
-      })),
+    station.series.map((s) => ({
+      value: s.capture,
+      stationId: station.id,
+      stationName: station.name,
+      substance: s.substance,
+    })),
   );
   if (all.length === 0) return undefined;
   const lowest = all.reduce((low, s) => (s.value < low.value ? s : low));

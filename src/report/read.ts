@@ -2,7 +2,7 @@
 // station's samples in chunks of time (grown or shrunk to keep an answer near a few MB), turned back into rows and
 // folded into running sums. One station at a time: memory holds one chunk's answer and one station's sums.
 import type { SeriesFigures } from './figures.js';
-import { seriesFigures } from './figures.js';
+import { figuresOfRows, seriesFigures } from './figures.js';
 import { type NetworkFigures, networkFigures, type StationFigures } from './network.js';
 import { addSamples, newRowBuffer, type Row, releaseRows } from './rows.js';
 import { addRow, closeSeries, DAY_MS, HOUR_MS, newSeries, type Period, type SeriesState } from './series.js';
@@ -73,14 +73,18 @@ export async function readReport(
   let index = 0;
   for (const [id, { name, substances }] of listed) {
     onProgress({ station: index, stations: listed.size, doneMs: period.fromMs });
-    const read = await readStation(store, request, id, substances, (doneMs) =>
-      onProgress({ station: index, stations: listed.size, doneMs }),
-    );
+    const read =
+      substances.length === 0
+        ? { series: [figuresOfRows('', [], period)], gaps: [], late: 0 }
+        : await readStation(store, request, id, substances, (doneMs) =>
+            onProgress({ station: index, stations: listed.size, doneMs }),
+          );
     stations.push({ id, name, series: read.series });
     gaps.push(...read.gaps);
     late += read.late;
     index++;
   }
+  if (!gaps.some((g) => g.stationId === undefined)) gaps.push(...unmatched(request, listed));
   return {
     request,
     stations,
@@ -98,25 +102,43 @@ interface Listed {
 
 /**
  * Station ids with a concentration series in the period, in id order, with their names and substances: a
- * station whose readings the store then fails to give still has its rows in the report, marked incomplete.
+ * station whose readings the store then fails to give still has its rows in the report, marked incomplete. A
+ * station asked for by --stations, or known from its info series, without readings is listed with no substance.
  */
 async function listStations(store: Store, request: ReportRequest): Promise<Map<string, Listed>> {
   const { period, matchers } = request;
   const wanted = request.stations?.map(String);
+  const chosen = (id: string | undefined): id is string =>
+    !!id && (wanted === undefined || wanted.includes(id));
   const readToMs = period.toMs + SCRAPE_LAG_MS;
   const readings = await store.series(selectorOf([CONCENTRATION], matchers), period.fromMs, readToMs);
   const info = await store.series(selectorOf([STATION_INFO], matchers), period.fromMs, readToMs);
   const names = new Map<string, string>();
-  for (const labels of info) if (labels.id && labels.name) names.set(labels.id, labels.name);
-  const substances = new Map<string, Set<string>>();
-  for (const { id, substance } of readings) {
-    if (!id || !substance || (wanted !== undefined && !wanted.includes(id))) continue;
-    substances.set(id, (substances.get(id) ?? new Set()).add(substance));
-  }
+  const substances = new Map<string, Set<string>>((wanted ?? []).map((id) => [id, new Set()]));
+  for (const labels of info)
+    if (chosen(labels.id)) {
+      if (labels.name) names.set(labels.id, labels.name);
+      if (!substances.has(labels.id)) substances.set(labels.id, new Set());
+    }
+  for (const { id, substance } of readings)
+    if (chosen(id) && substance) substances.set(id, (substances.get(id) ?? new Set()).add(substance));
   const ids = [...substances.keys()].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
   return new Map(
     ids.map((id) => [id, { name: names.get(id) ?? '', substances: [...(substances.get(id) ?? [])] }]),
   );
+}
+
+/** Gaps for a selection without readings: each station asked for that has none, and nothing matched at all. */
+function unmatched(request: ReportRequest, listed: ReadonlyMap<string, Listed>): Gap[] {
+  const { period } = request;
+  const gaps: Gap[] = [];
+  const bare = ([, { substances }]: [string, Listed]): boolean => substances.length === 0;
+  for (const station of listed)
+    if (request.stations !== undefined && bare(station))
+      gaps.push({ stationId: station[0], ...period, message: 'no readings in the store for the period' });
+  if ([...listed].every(bare))
+    gaps.push({ stationId: undefined, ...period, message: 'no readings in the store match the selection' });
+  return gaps;
 }
 
 interface StationRead {

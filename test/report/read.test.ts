@@ -44,4 +44,43 @@ describe('the reader', () => {
       '4 samples of no2 have no cityair_measurement_timestamp_seconds beside them in the store, so rows cannot be told from repeated scrapes; they are not counted',
     );
   });
+
+  const info = (id: string, name: string): MemorySeries => ({
+    labels: { __name__: 'cityair_station_info', ...base, id, name },
+    samples: [{ atMs: FROM, value: 1 }],
+  });
+
+  it('lists a station known only from its info series at 0 % capture, the report still complete', async () => {
+    const store = memoryStore([conc('1', [100]), rowTimes('1', 1), info('1', 'A'), info('5', 'Пусто')]);
+    const report = await readReport(store, request);
+    expect(report.gaps).toEqual([]);
+    expect(
+      report.stations.map((s) => [s.id, s.name, s.series.map((f) => [f.substance, f.rows, f.capture])]),
+    ).toEqual([
+      ['1', 'A', [['no2', 1, 1 / 24]]],
+      ['5', 'Пусто', [['', 0, 0]]],
+    ]);
+    expect(report.network.capture?.lowest).toMatchObject({ stationId: '5', value: 0 });
+  });
+
+  it('lists stations asked for without readings (one with info only, one unknown) and says nothing matched', async () => {
+    const store = memoryStore([conc('1', [100]), rowTimes('1', 1), info('5', 'Пусто')]);
+    const report = await readReport(store, { ...request, stations: [5, 99] });
+    expect(report.stations.map((s) => [s.id, s.series[0]?.capture])).toEqual([
+      ['5', 0],
+      ['99', 0],
+    ]);
+    expect(report.gaps.map((g) => [g.stationId, g.message])).toEqual([
+      ['5', 'no readings in the store for the period'],
+      ['99', 'no readings in the store for the period'],
+      [undefined, 'no readings in the store match the selection'],
+    ]);
+  });
+
+  it('says so when a label matches nothing', async () => {
+    const store = memoryStore([conc('1', [100]), rowTimes('1', 1)]);
+    const report = await readReport(store, { ...request, matchers: [['instance', 'nothing']] });
+    expect(report.stations).toEqual([]);
+    expect(report.gaps.map((g) => g.message)).toEqual(['no readings in the store match the selection']);
+  });
 });
