@@ -43,6 +43,8 @@ export interface SeriesFigures {
   readonly resolution: Resolution;
   readonly cadenceMs: number | undefined;
   readonly rows: number;
+  /** Rows left out as physically impossible (negative concentrations). */
+  readonly impossibleRows: number;
   /** Share (0–1) of the period's slots (single), hours (hourly) or days (daily) that hold data. */
   readonly capture: number;
   /** Mean of the hours' means (daily rows: of the days'), µg/m³. */
@@ -97,6 +99,7 @@ export function seriesFigures(substance: string, state: SeriesState): SeriesFigu
     resolution,
     cadenceMs: cadence,
     rows: state.rows,
+    impossibleRows: state.impossible,
     capture: captureOf(state, resolution, period, daysWithData),
     mean,
     meanOfDailyNorm: mean !== undefined && pdkDaily !== undefined ? mean / pdkDaily : undefined,

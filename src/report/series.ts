@@ -24,6 +24,8 @@ export interface SeriesState {
   /** Midnight on the report's clock at or before --from: slots, hours and days are counted from it. */
   readonly originMs: number;
   rows: number;
+  /** Rows left out as physically impossible (a negative concentration). */
+  impossible: number;
   lastRowMs: number | undefined;
   /** How often each gap between rows occurs: the station's cadence is the median gap. */
   readonly gaps: Map<number, number>;
@@ -70,6 +72,7 @@ export function newSeries(period: Period): SeriesState {
     period,
     originMs: originOf(period),
     rows: 0,
+    impossible: 0,
     lastRowMs: undefined,
     gaps: new Map(),
     slot: -1,
@@ -87,8 +90,16 @@ export function newSeries(period: Period): SeriesState {
   };
 }
 
-/** Takes the next row; rows must come in increasing time, each once, inside the period. */
+/**
+ * Takes the next row; rows must come in increasing time, each once, inside the period. A negative concentration
+ * is no measurement of the air: it is counted apart and left out of every figure but the station's cadence.
+ */
 export function addRow(state: SeriesState, row: Row): void {
+  noteCadence(state, row.atMs);
+  if (row.value < 0) {
+    state.impossible++;
+    return;
+  }
   const offset = row.atMs - state.originMs;
   const slot = Math.floor(offset / SINGLE_SLOT_MS);
   const hour = Math.floor(offset / HOUR_MS);
@@ -101,12 +112,15 @@ export function addRow(state: SeriesState, row: Row): void {
   const day = Math.floor(offset / DAY_MS);
   state.dayRowSums[day] = (state.dayRowSums[day] ?? 0) + row.value;
   state.dayRows[day] = (state.dayRows[day] ?? 0) + 1;
+  state.rows++;
+}
+
+function noteCadence(state: SeriesState, atMs: number): void {
   if (state.lastRowMs !== undefined) {
-    const gap = row.atMs - state.lastRowMs;
+    const gap = atMs - state.lastRowMs;
     state.gaps.set(gap, (state.gaps.get(gap) ?? 0) + 1);
   }
-  state.lastRowMs = row.atMs;
-  state.rows++;
+  state.lastRowMs = atMs;
 }
 
 function closeSlot(state: SeriesState, next: number): void {

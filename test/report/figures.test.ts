@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { levelBy } from '../../src/norms/reporting.js';
 import { figuresOfRows, nearestRank } from '../../src/report/figures.js';
 import { izaOf, networkFigures, roundTo, type StationFigures } from '../../src/report/network.js';
+import { reportNotes } from '../../src/report/notes.js';
 import { formatIndicator } from '../../src/report/numbers.js';
 import { addSamples, newRowBuffer, type Row, releaseRows } from '../../src/report/rows.js';
 
@@ -354,5 +355,33 @@ describe('levels and printed figures agree', () => {
     expect(formatIndicator(4.96, 'si', 'ru')).toBe('4,96');
     expect(levelBy('si', 4.96)).toBe(2);
     expect(formatIndicator(5.549, 'iza', 'en')).toBe('5.55');
+  });
+});
+
+describe('impossible values', () => {
+  it('leaves a negative concentration out of every figure, counts it, and the notes say so', () => {
+    // Four 20-minute rows: 100, −500, 200, 300 → hour means 150 and 300, mean 225 (−500 in it would give 0); three single values.
+    const f = figuresOfRows(
+      'co',
+      rows(4, 20 * MIN, (i) => [100, -500, 200, 300][i] as number),
+      month,
+    );
+    expect(f.rows).toBe(3);
+    expect(f.impossibleRows).toBe(1);
+    expect(f.mean).toBe(225);
+    expect(f.single?.count).toBe(3);
+    expect(f.resolution).toBe('single');
+    const stations = [{ id: '4', name: 'Bad', series: [f] }];
+    const report = {
+      request: { period: month, matchers: [], stations: undefined },
+      stations,
+      network: networkFigures(stations, month),
+      gaps: [],
+      lateSamples: 0,
+      queries: 0,
+    };
+    expect(reportNotes(report, 'en')).toContain(
+      'Station Bad (4), co: 1 negative concentrations left out (a concentration cannot be negative).',
+    );
   });
 });
