@@ -173,11 +173,14 @@ describe.skipIf(!prometheusPath() || !promtoolPath())('the report on Prometheus 
       const run = await runReport([...periodArgs(`http://127.0.0.1:${port}`), '--format=csv', '--lang=ru']);
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(
-        /incomplete: station 102 from 2026-09-30T21:00:00.000Z to .*HTTP 503 .*overloaded/,
+        /incomplete: station 102 from 2026-10-01 00:00 UTC\+03:00 to .*HTTP 503 .*overloaded/,
       );
       const rows = csvByStation(run.stdout, 'ru');
       expect(rows.get('101')).toEqual(expectedIn('ru', '101'));
       expect(rows.get('102')?.complete).toBe('нет');
+      // Nothing read is no count: empty like the other missing figures, not 0.
+      expect(rows.get('102')?.days_above_pdk_ss).toBe('');
+      expect(rows.get('102')?.who_days_above_24h).toBe('');
       const html = await runReport([...periodArgs(`http://127.0.0.1:${port}`), '--lang=en']);
       expect(html.code).toBe(1);
       expect(html.stdout).toContain('INCOMPLETE REPORT');

@@ -9,6 +9,7 @@ import { parseReportCli, type ReportConfig, reportHelp } from './config.js';
 import { reportCsv } from './csv.js';
 import { reportHtml } from './html.js';
 import { reportJson } from './json.js';
+import { formatTime } from './numbers.js';
 import { reportOutputProblem } from './output-check.js';
 import { type Progress, type Report, readReport } from './read.js';
 import { openStore } from './store.js';
@@ -64,7 +65,7 @@ export async function reportMain(
   }
   for (const gap of report.gaps)
     process.stderr.write(
-      `cityair-exporter report: incomplete: ${gap.stationId === undefined ? 'the station list' : `station ${gap.stationId}`} from ${new Date(gap.fromMs).toISOString()} to ${new Date(gap.toMs).toISOString()}: ${gap.message}\n`,
+      `cityair-exporter report: incomplete: ${gap.stationId === undefined ? 'the station list' : `station ${gap.stationId}`} from ${formatTime(gap.fromMs, config.offsetMinutes)} to ${formatTime(gap.toMs, config.offsetMinutes)}: ${gap.message}\n`,
     );
   return report.gaps.length === 0 ? 0 : 1;
 }

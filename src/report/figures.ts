@@ -106,8 +106,9 @@ export function seriesFigures(substance: string, state: SeriesState): SeriesFigu
     single,
     validDays: valid.length,
     days: daysIn(period),
-    daysAboveDailyNorm: pdkDaily === undefined ? undefined : valid.filter((d) => exceeds(d, pdkDaily)).length,
-    whoDaysAbove: who === undefined ? undefined : valid.filter((d) => exceeds(d, who)).length,
+    // No valid day is no count, not a count of 0 (a station the store failed has none).
+    daysAboveDailyNorm: countAbove(valid, pdkDaily),
+    whoDaysAbove: countAbove(valid, who),
     whoP99: who === undefined ? undefined : nearestRank(valid, UNCONFIRMED.percentile),
     daysWithData,
     annualValid: period.toMs - period.fromMs >= 365 * DAY_MS && daysWithData >= COVERAGE['1y'].atLeast,
@@ -200,6 +201,10 @@ function captureOf(state: SeriesState, resolution: Resolution, period: Period, d
   if (resolution === 'hourly') return state.dayHours.reduce((n, v) => n + v, 0) / hoursIn(period);
   if (resolution === 'daily') return days / daysIn(period);
   return 0;
+}
+
+function countAbove(days: readonly number[], norm: number | undefined): number | undefined {
+  return norm === undefined || days.length === 0 ? undefined : days.filter((d) => exceeds(d, norm)).length;
 }
 
 /** Nearest rank: the ⌈q n⌉-th smallest. */

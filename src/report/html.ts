@@ -140,14 +140,17 @@ function stationSection(station: StationFigures, report: Report, options: HtmlOp
       return `<tr><th>${escapeHtml(c[lang])}</th>${cells.join('')}</tr>`;
     })
     .join('');
-  const charts = station.series
-    .filter((s) => s.resolution !== 'none')
+  // A station of hourly or daily rows has no single values: its charts and caption speak of daily means only.
+  const legendOf = (single: boolean): string => (single ? w.chartLegend : w.chartLegendMeans);
+  const charted = station.series.filter((s) => s.resolution !== 'none');
+  const caption = charted.length === 0 ? '' : legendOf(charted.some((s) => s.resolution === 'single'));
+  const charts = charted
     .map((s) => {
-      const title = `${substanceName(s.substance)}: ${w.chartLegend}`;
+      const title = `${substanceName(s.substance)}: ${legendOf(s.resolution === 'single')}`;
       return `<h3>${escapeHtml(substanceName(s.substance))}</h3>${seriesChart(s, report.request.period, lang, offsetMinutes, title)}`;
     })
     .join('');
   return `<section class="station"><h2>${w.station} ${escapeHtml(stationLabel(station.name, station.id))}</h2>
 <table><thead><tr><th>${w.substance}</th>${head}</tr></thead><tbody>${rows}</tbody></table>
-<p class="muted">${escapeHtml(w.chartLegend)}</p>${charts}</section>`;
+${caption ? `<p class="muted">${escapeHtml(caption)}</p>` : ''}${charts}</section>`;
 }

@@ -26,6 +26,7 @@ interface Words {
   readonly izaNotYear: string;
   readonly meansOnly: string;
   readonly chartLegend: string;
+  readonly chartLegendMeans: string;
   readonly missing: string;
   readonly stations: string;
   readonly queries: string;
@@ -61,6 +62,7 @@ export const WORDS: Readonly<Record<Lang, Words>> = {
     meansOnly:
       'Станция без 20-минутных данных (строки раз в час или в сутки) не имеет разовых значений: для неё нет СИ, П и счёта превышений ПДК м.р., только средние.',
     chartLegend: 'разовые значения (максимум за интервал графика) и ПДК м.р.; среднесуточные и ПДК с.с.',
+    chartLegendMeans: 'среднесуточные и ПДК с.с. (разовых значений нет: строки раз в час или в сутки)',
     missing: 'Не получено',
     stations: 'Станций',
     queries: 'запросов к хранилищу',
@@ -98,6 +100,7 @@ export const WORDS: Readonly<Record<Lang, Words>> = {
     meansOnly:
       'A station without 20-minute data (rows hourly or daily) has no single values: no СИ, no П and no counts above ПДК м.р., means only.',
     chartLegend: 'single values (highest in each chart step) and ПДК м.р.; daily means and ПДК с.с.',
+    chartLegendMeans: 'daily means and ПДК с.с. (no single values: rows hourly or daily)',
     missing: 'Not received',
     stations: 'Stations',
     queries: 'store queries',

@@ -358,6 +358,15 @@ describe('levels and printed figures agree', () => {
   });
 });
 
+describe('no data', () => {
+  it('gives no count of days above ПДК с.с. or WHO, rather than 0, without a valid day', () => {
+    const f = figuresOfRows('pm10', [], month);
+    expect(f.validDays).toBe(0);
+    expect(f.daysAboveDailyNorm).toBeUndefined();
+    expect(f.whoDaysAbove).toBeUndefined();
+  });
+});
+
 describe('impossible values', () => {
   it('leaves a negative concentration out of every figure, counts it, and the notes say so', () => {
     // Four 20-minute rows: 100, −500, 200, 300 → hour means 150 and 300, mean 225 (−500 in it would give 0); three single values.

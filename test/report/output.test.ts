@@ -65,4 +65,15 @@ describe('report outputs', () => {
     expect(formatNumber(undefined, 1, 'ru')).toBe('');
     expect(formatTime(Date.parse('2026-10-02T09:00:00Z'), 180)).toBe('2026-10-02 12:00 UTC+03:00');
   });
+
+  it('captions the chart of a station without single values with daily means only', () => {
+    // One row: an hourly station, no single values, no ПДК м.р. line.
+    const html = reportHtml(reportOf('Часовая'), {
+      lang: 'en',
+      offsetMinutes: 0,
+      generatedAtMs: period.fromMs,
+    });
+    expect(html).toContain('daily means and ПДК с.с. (no single values: rows hourly or daily)');
+    expect(html).not.toContain('single values (highest in each chart step)');
+  });
 });
