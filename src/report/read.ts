@@ -215,7 +215,9 @@ function takeChunk(
     count += series.samples.length;
     if (series.labels.__name__ !== ROW_TIME) continue;
     const times = new Map<number, number>();
-    for (const s of series.samples) if (inChunk(s)) times.set(s.atMs, Math.round(s.value * 1000));
+    // A row time that is no number (NaN) pairs nothing: its sample is tallied as without a row time.
+    for (const s of series.samples)
+      if (inChunk(s) && Number.isFinite(s.value)) times.set(s.atMs, Math.round(s.value * 1000));
     rowTimes.set(keyOf(series.labels), times);
   }
   for (const series of answer) {

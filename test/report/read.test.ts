@@ -45,6 +45,19 @@ describe('the reader', () => {
     );
   });
 
+  it('takes a row time of NaN as no row time: the sample is not counted and the station is incomplete', async () => {
+    const times = rowTimes('1', 4);
+    const broken = {
+      ...times,
+      samples: times.samples.map((x, i) => (i === 2 ? { ...x, value: Number.NaN } : x)),
+    };
+    const report = await readReport(memoryStore([conc('1', [100, 100, 300, 100]), broken]), request);
+    expect(report.stations[0]?.series[0]?.rows).toBe(3);
+    expect(report.gaps.map((g) => g.message)).toEqual([
+      '1 samples of no2 have no cityair_measurement_timestamp_seconds beside them in the store, so rows cannot be told from repeated scrapes; they are not counted',
+    ]);
+  });
+
   const info = (id: string, name: string): MemorySeries => ({
     labels: { __name__: 'cityair_station_info', ...base, id, name },
     samples: [{ atMs: FROM, value: 1 }],
