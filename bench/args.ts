@@ -1,15 +1,15 @@
 // The benchmark's command line, validated with zod like every other outside input.
 import { z } from 'zod';
 
-export const PHASES = ['stations', 'checks', 'readings', 'backfill', 'hostile'] as const;
+export const PHASES = ['stations', 'checks', 'readings', 'backfill', 'report', 'hostile'] as const;
 export type Phase = (typeof PHASES)[number];
 /** Hostile answers take minutes of their own and size the memory limit: asked for by name only. */
-const DEFAULT_PHASES: readonly Phase[] = ['stations', 'checks', 'readings', 'backfill'];
+const DEFAULT_PHASES: readonly Phase[] = ['stations', 'checks', 'readings', 'backfill', 'report'];
 
 export interface BenchOptions {
   /**
    * What runs: the main table (stations), flat memory (checks), the readings round (readings), the backfill
-   * (backfill), answers at and beyond the caps (hostile).
+   * (backfill), a period report read back from a store (report), answers at and beyond the caps (hostile).
    */
   readonly phases: ReadonlySet<Phase>;
   /** Stations of the readings phase's round and cached scrapes. */
@@ -19,6 +19,9 @@ export interface BenchOptions {
   readonly backfillDays: number;
   /** Runs of the backfill phase; the table gives each and, when more than one, their median. */
   readonly backfillRuns: number;
+  /** Stations and days of 5-minute rows the report phase reads back from VictoriaMetrics. */
+  readonly reportStations: number;
+  readonly reportDays: number;
   readonly sizes: readonly number[];
   /** Timed scrapes per size and mode; undefined lets each size pick a count that fits the time budget. */
   readonly scrapes: number | undefined;
@@ -51,6 +54,8 @@ const flagsSchema = z
     'backfill-stations': count.max(100_000).optional(),
     'backfill-days': count.max(366).optional(),
     'backfill-runs': count.max(9).optional(),
+    'report-stations': count.max(10_000).optional(),
+    'report-days': count.max(366).optional(),
     'memory-stations': count.optional(),
     quick: z.literal(true).optional(),
     'skip-memory': z.literal(true).optional(),
@@ -61,7 +66,8 @@ const flagsSchema = z
 export const USAGE = `usage: npm run bench -- [--sizes=1000,10000,100000] [--scrapes=N] [--memory-stations=N]
                          [--quick] [--skip-memory] [--out=docs/benchmarks.md]
                          [--phases=stations,checks,readings,backfill,hostile] [--readings-stations=10000]
-                         [--backfill-stations=1000] [--backfill-days=30] [--backfill-runs=1]`;
+                         [--backfill-stations=1000] [--backfill-days=30] [--backfill-runs=1]
+                         [--report-stations=100] [--report-days=365]`;
 
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const raw: Record<string, string | true> = {};
@@ -83,6 +89,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     backfillStations: f['backfill-stations'] ?? (quick ? 20 : 1000),
     backfillDays: f['backfill-days'] ?? (quick ? 2 : 30),
     backfillRuns: f['backfill-runs'] ?? 1,
+    reportStations: f['report-stations'] ?? (quick ? 3 : 100),
+    reportDays: f['report-days'] ?? (quick ? 2 : 365),
     sizes: f.sizes ?? (quick ? [200] : [1000, 10_000, 100_000]),
     scrapes: f.scrapes ?? (quick ? 20 : undefined),
     memoryStations: f['memory-stations'] ?? 1000,

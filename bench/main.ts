@@ -11,6 +11,7 @@ import { createScraper, median, quantile } from './client.js';
 import { pasteBetweenMarkers } from './doc-markers.js';
 import { measureHostile, renderHostile } from './hostile.js';
 import { lowerBoundRender } from './lower-bound.js';
+import { judgeReportBench, measureReport, renderReportBench } from './period-report.js';
 import { memory, startExporter } from './proc.js';
 import { measureReadings } from './readings.js';
 import {
@@ -228,6 +229,18 @@ async function runBackfillPhase(options: BenchOptions): Promise<Part> {
   return { text: parts.join('\n'), failed: notes.length > 0 };
 }
 
+async function runReportPhase(options: BenchOptions): Promise<Part> {
+  const notes: string[] = [];
+  const result = await measureReport(options.reportStations, options.reportDays, notes);
+  process.stderr.write(
+    `bench: report ${options.reportStations} stations × ${options.reportDays} days done\n`,
+  );
+  const parts = result
+    ? [renderReportBench(result), `\nChecks:\n${renderChecks(judgeReportBench(result))}`, ...problems(notes)]
+    : problems(notes);
+  return { text: parts.join('\n'), failed: result !== undefined && notes.length > 0 };
+}
+
 async function runHostile(options: BenchOptions): Promise<Part> {
   const rows = await measureHostile(options.quick, (line) => process.stderr.write(`bench: ${line}\n`));
   return { text: renderHostile(rows), failed: false };
@@ -250,11 +263,13 @@ async function main(): Promise<void> {
   const stations = stationsRun ? await runStations(options) : undefined;
   const readings = options.phases.has('readings') ? await runReadings(options) : undefined;
   const backfill = options.phases.has('backfill') ? await runBackfillPhase(options) : undefined;
+  const report = options.phases.has('report') ? await runReportPhase(options) : undefined;
   const hostile = options.phases.has('hostile') ? await runHostile(options) : undefined;
   const text = [
     stations?.text,
     readings && `Readings:\n\n${readings.text}`,
     backfill && `Backfill:\n\n${backfill.text}`,
+    report && `Report:\n\n${report.text}`,
     hostile && `Hostile answers:\n\n${hostile.text}`,
   ]
     .filter((t) => t)
@@ -267,10 +282,13 @@ async function main(): Promise<void> {
     if (stations) doc = pasteBetweenMarkers(doc, 'stations', `${stamp}\n\n${stations.text}`);
     if (readings) doc = pasteBetweenMarkers(doc, 'readings', `${stamp}\n\n${readings.text}`);
     if (backfill) doc = pasteBetweenMarkers(doc, 'backfill', `${stamp}\n\n${backfill.text}`);
+    if (report) doc = pasteBetweenMarkers(doc, 'report', `${stamp}\n\n${report.text}`);
     if (hostile) doc = pasteBetweenMarkers(doc, 'hostile', `${stamp}\n\n${hostile.text}`);
     writeFileSync(options.out, doc);
   }
-  process.exit(stations?.failed || readings?.failed || backfill?.failed || hostile?.failed ? 1 : 0);
+  process.exit(
+    stations?.failed || readings?.failed || backfill?.failed || report?.failed || hostile?.failed ? 1 : 0,
+  );
 }
 
 function provenance(started: Date, argv: readonly string[]): string {

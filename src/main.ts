@@ -16,6 +16,11 @@ async function main(): Promise<void> {
     process.exitCode = await backfillMain(process.argv.slice(3), process.env, build, demo);
     return;
   }
+  if (process.argv[2] === 'report') {
+    const { reportMain } = await import('./report/command.js');
+    process.exitCode = await reportMain(process.argv.slice(3), process.env, build);
+    return;
+  }
   let action: ReturnType<typeof parseCli>;
   try {
     action = parseCli(process.argv.slice(2), process.env);

@@ -3,7 +3,6 @@
 // 2 invalid use.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 import { ConfigError } from '../config/config.js';
 import type { BuildFacts } from '../config/package-info.js';
@@ -11,6 +10,7 @@ import { Secret } from '../config/secret.js';
 import { parseDurationMs } from '../config/units.js';
 import { createLogger } from '../log/logger.js';
 import { readReadingRows } from '../readings/read.js';
+import { limitHeapGrowth } from '../runtime/heap-growth.js';
 import { armTimer } from '../runtime/timers.js';
 import { readStations } from '../stations/read.js';
 import { createDispatcher } from '../upstream/dispatcher.js';
@@ -25,15 +25,6 @@ import { newStats } from './stats.js';
 import { type ArgToken, invokedAs, retryCommand, summaryText } from './summary.js';
 
 type Log = ReturnType<typeof createLogger>;
-
-// A backfill turns answers into garbage at a steady rate for minutes or hours, and V8 lets the old generation
-// grow well past what is alive between full collections: 1,000 stations' month peaked near 150 MiB with V8's
-// default, about 100 MiB with 20% growth and no slower (docs/benchmarks.md). Read at every full collection, so
-// it acts from here; a --heap-growing-percent given to node wins.
-function limitHeapGrowth(): void {
-  const given = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-  if (!/--heap[-_]growing[-_]percent\b/.test(given)) setFlagsFromString('--heap-growing-percent=20');
-}
 
 /** Starts the simulated API for --demo (the composition root hands it in: a slice does not import the demo). */
 export type StartDemo = (apiKey: string) => Promise<{ baseUrl: string; close: () => Promise<void> }>;

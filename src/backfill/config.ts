@@ -69,7 +69,7 @@ export type BackfillAction =
 export const EARLIEST_FROM = '2000-01-01T00:00:00Z';
 const EARLIEST_FROM_MS = Date.parse(EARLIEST_FROM);
 
-type AnySpec = SettingSpec<unknown>;
+export type AnySpec = SettingSpec<unknown>;
 const allSpecs = (): AnySpec[] => [
   ...(Object.values(BACKFILL_SETTINGS) as AnySpec[]),
   ...(Object.values(SHARED_SETTINGS) as AnySpec[]),
@@ -184,7 +184,7 @@ function readTarget(
 }
 
 /** Checked at start, so a wrong path stops the run before hours of reading; read again at each use. */
-function readableFile(file: string): void {
+export function readableFile(file: string): void {
   try {
     if (readFileSync(file, 'utf8').trim() === '') throw new ConfigError(`${file} is empty`);
   } catch (error) {
@@ -193,7 +193,7 @@ function readableFile(file: string): void {
   }
 }
 
-function readList<T>(
+export function readList<T>(
   spec: { readonly flag: string; readonly item: z.ZodType<T, string> },
   texts: readonly string[],
 ): T[] {
@@ -205,24 +205,35 @@ function readList<T>(
   });
 }
 
-type FlagOptions = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+export type FlagOptions = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 
-/** The flags of `backfill` for node:util parseArgs: also what the retry command is rebuilt from. */
-export function backfillFlagOptions(): FlagOptions {
+/** node:util parseArgs options for a command's settings and repeatable flags, plus --help. */
+export function flagOptionsOf(
+  specs: readonly AnySpec[],
+  lists: readonly { readonly flag: string }[],
+): FlagOptions {
   const options: FlagOptions = { help: { type: 'boolean' } };
-  for (const spec of allSpecs())
-    if (spec.flag) options[spec.flag] = { type: spec.boolean ? 'boolean' : 'string' };
-  for (const list of Object.values(BACKFILL_LISTS)) options[list.flag] = { type: 'string', multiple: true };
+  for (const spec of specs) if (spec.flag) options[spec.flag] = { type: spec.boolean ? 'boolean' : 'string' };
+  for (const list of lists) options[list.flag] = { type: 'string', multiple: true };
   return options;
 }
 
-function readFlags(argv: readonly string[]): { flags: Flags; lists: Record<string, string[] | undefined> } {
-  const options = backfillFlagOptions();
+/** The flags of `backfill` for node:util parseArgs: also what the retry command is rebuilt from. */
+export function backfillFlagOptions(): FlagOptions {
+  return flagOptionsOf(allSpecs(), Object.values(BACKFILL_LISTS));
+}
+
+/** argv into single flags and repeated ones; `command` names the help to see in the one-line error. */
+export function readFlags(
+  argv: readonly string[],
+  options: FlagOptions = backfillFlagOptions(),
+  command = 'backfill',
+): { flags: Flags; lists: Record<string, string[] | undefined> } {
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
     values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    throw new ConfigError(`${(error as Error).message.split('\n')[0]} (see backfill --help)`);
+    throw new ConfigError(`${(error as Error).message.split('\n')[0]} (see ${command} --help)`);
   }
   const flags: Record<string, string | boolean | undefined> = {};
   const lists: Record<string, string[] | undefined> = {};
@@ -256,6 +267,6 @@ export function backfillHelp(version: string): string {
   ].join('\n');
 }
 
-function helpWithDefault(spec: AnySpec): string {
+export function helpWithDefault(spec: AnySpec): string {
   return spec.default === undefined ? spec.help : `${spec.help} (default: ${spec.default})`;
 }

@@ -70,30 +70,31 @@ export const headerPair = z.string().transform((text, ctx): readonly [string, st
   return [name, value];
 });
 
-const remoteUrl = z.string().transform((text, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'is not an absolute URL such as http://prometheus:9090/api/v1/write',
-    });
-    return z.NEVER;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    ctx.addIssue({ code: 'custom', message: 'must use http or https' });
-    return z.NEVER;
-  }
-  if (url.username || url.password) {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'must not carry credentials: use --remote-write.username and --remote-write.password-file',
-    });
-    return z.NEVER;
-  }
-  return url.href;
-});
+/** An absolute http(s) URL of a service; credentials go in the flags named by `credentialFlags`, not the URL. */
+export const serviceUrl = (example: string, credentialFlags: string) =>
+  z.string().transform((text, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(text.trim());
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `is not an absolute URL such as ${example}` });
+      return z.NEVER;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      ctx.addIssue({ code: 'custom', message: 'must use http or https' });
+      return z.NEVER;
+    }
+    if (url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: `must not carry credentials: use ${credentialFlags}` });
+      return z.NEVER;
+    }
+    return url.href;
+  });
+
+const remoteUrl = serviceUrl(
+  'http://prometheus:9090/api/v1/write',
+  '--remote-write.username and --remote-write.password-file',
+);
 
 /** The backfill's own settings: order is the order of `backfill --help`. */
 export const BACKFILL_SETTINGS = {

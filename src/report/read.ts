@@ -1,0 +1,239 @@
+// The period's figures from the store: the stations and their substances from the series lists, then each
+// station's samples in chunks of time (grown or shrunk to keep an answer near a few MB), turned back into rows and
+// folded into running sums. One station at a time: memory holds one chunk's answer and one station's sums.
+import type { SeriesFigures } from './figures.js';
+import { figuresOfRows, seriesFigures } from './figures.js';
+import { type NetworkFigures, networkFigures, type StationFigures } from './network.js';
+import { addSamples, newRowBuffer, type Row, releaseRows } from './rows.js';
+import { addRow, closeSeries, DAY_MS, HOUR_MS, newSeries, type Period, type SeriesState } from './series.js';
+import { type Labels, type Store, selectorOf } from './store.js';
+
+export const CONCENTRATION = 'cityair_concentration_micrograms_per_cubic_meter';
+export const ROW_TIME = 'cityair_measurement_timestamp_seconds';
+export const STATION_INFO = 'cityair_station_info';
+
+/**
+ * A live row is scraped after its own time, again until the next comes: rows are handed on only once this far
+ * behind the chunk, and samples are read this far past --to, so that the last rows of the period, first scraped
+ * after --to, still count (a daily row may be published the next day). Rows are then kept by their own time.
+ */
+export const SCRAPE_LAG_MS = DAY_MS;
+const FIRST_CHUNK_MS = DAY_MS;
+const MAX_CHUNK_MS = 32 * DAY_MS;
+const FEW_SAMPLES = 50_000;
+const MANY_SAMPLES = 200_000;
+
+export interface ReportRequest {
+  readonly period: Period;
+  /** The --label pairs: exact matchers on every series. */
+  readonly matchers: readonly (readonly [string, string])[];
+  readonly stations: readonly number[] | undefined;
+}
+
+/** A part of the report the store did not give. */
+export interface Gap {
+  readonly stationId: string | undefined;
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly message: string;
+}
+
+export interface Report {
+  readonly request: ReportRequest;
+  readonly stations: readonly StationFigures[];
+  readonly network: NetworkFigures;
+  readonly gaps: readonly Gap[];
+  /** Samples of rows whose time had already been handed on (a row scraped more than a day after its time). */
+  readonly lateSamples: number;
+  readonly queries: number;
+}
+
+export interface Progress {
+  readonly station: number;
+  readonly stations: number;
+  readonly doneMs: number;
+}
+
+export async function readReport(
+  store: Store,
+  request: ReportRequest,
+  onProgress: (progress: Progress) => void = () => undefined,
+): Promise<Report> {
+  const { period } = request;
+  const gaps: Gap[] = [];
+  let listed: Map<string, Listed>;
+  try {
+    listed = await listStations(store, request);
+  } catch (error) {
+    gaps.push({ stationId: undefined, ...period, message: (error as Error).message });
+    listed = new Map();
+  }
+  const stations: StationFigures[] = [];
+  let late = 0;
+  let index = 0;
+  for (const [id, { name, substances }] of listed) {
+    onProgress({ station: index, stations: listed.size, doneMs: period.fromMs });
+    const read =
+      substances.length === 0
+        ? { series: [figuresOfRows('', [], period)], gaps: [], late: 0 }
+        : await readStation(store, request, id, substances, (doneMs) =>
+            onProgress({ station: index, stations: listed.size, doneMs }),
+          );
+    stations.push({ id, name, series: read.series });
+    gaps.push(...read.gaps);
+    late += read.late;
+    index++;
+  }
+  if (!gaps.some((g) => g.stationId === undefined)) gaps.push(...unmatched(request, listed));
+  return {
+    request,
+    stations,
+    network: networkFigures(stations, period),
+    gaps,
+    lateSamples: late,
+    queries: store.queries(),
+  };
+}
+
+interface Listed {
+  readonly name: string;
+  readonly substances: readonly string[];
+}
+
+/**
+ * Station ids with a concentration series in the period, in id order, with their names and substances: a
+ * station whose readings the store then fails to give still has its rows in the report, marked incomplete. A
+ * station asked for by --stations, or known from its info series, without readings is listed with no substance.
+ */
+async function listStations(store: Store, request: ReportRequest): Promise<Map<string, Listed>> {
+  const { period, matchers } = request;
+  const wanted = request.stations?.map(String);
+  const chosen = (id: string | undefined): id is string =>
+    !!id && (wanted === undefined || wanted.includes(id));
+  const readToMs = period.toMs + SCRAPE_LAG_MS;
+  const readings = await store.series(selectorOf([CONCENTRATION], matchers), period.fromMs, readToMs);
+  const info = await store.series(selectorOf([STATION_INFO], matchers), period.fromMs, readToMs);
+  const names = new Map<string, string>();
+  const substances = new Map<string, Set<string>>((wanted ?? []).map((id) => [id, new Set()]));
+  for (const labels of info)
+    if (chosen(labels.id)) {
+      if (labels.name) names.set(labels.id, labels.name);
+      if (!substances.has(labels.id)) substances.set(labels.id, new Set());
+    }
+  for (const { id, substance } of readings)
+    if (chosen(id) && substance) substances.set(id, (substances.get(id) ?? new Set()).add(substance));
+  const ids = [...substances.keys()].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+  return new Map(
+    ids.map((id) => [id, { name: names.get(id) ?? '', substances: [...(substances.get(id) ?? [])] }]),
+  );
+}
+
+/** Gaps for a selection without readings: each station asked for that has none, and nothing matched at all. */
+function unmatched(request: ReportRequest, listed: ReadonlyMap<string, Listed>): Gap[] {
+  const { period } = request;
+  const gaps: Gap[] = [];
+  const bare = ([, { substances }]: [string, Listed]): boolean => substances.length === 0;
+  for (const station of listed)
+    if (request.stations !== undefined && bare(station))
+      gaps.push({ stationId: station[0], ...period, message: 'no readings in the store for the period' });
+  if ([...listed].every(bare))
+    gaps.push({ stationId: undefined, ...period, message: 'no readings in the store match the selection' });
+  return gaps;
+}
+
+interface StationRead {
+  readonly series: SeriesFigures[];
+  readonly gaps: Gap[];
+  readonly late: number;
+}
+
+async function readStation(
+  store: Store,
+  request: ReportRequest,
+  id: string,
+  substances: readonly string[],
+  onChunk: (doneMs: number) => void,
+): Promise<StationRead> {
+  const { period } = request;
+  const selector = selectorOf([CONCENTRATION, ROW_TIME], [...request.matchers, ['id', id]]);
+  const buffer = newRowBuffer(period.fromMs);
+  const states = new Map<string, SeriesState>(substances.map((s) => [s, newSeries(period)]));
+  const feed = (released: Map<string, Row[]>): void => {
+    for (const [substance, rows] of released) {
+      let state = states.get(substance);
+      if (state === undefined) {
+        state = newSeries(period);
+        states.set(substance, state);
+      }
+      for (const row of rows) addRow(state, row);
+    }
+  };
+  const gaps: Gap[] = [];
+  let chunkMs = FIRST_CHUNK_MS;
+  const readToMs = period.toMs + SCRAPE_LAG_MS;
+  for (let startMs = period.fromMs; startMs < readToMs; ) {
+    const endMs = Math.min(startMs + chunkMs, readToMs);
+    try {
+      const answer = await store.samples(selector, endMs - 1, endMs - startMs);
+      const count = takeChunk(buffer, answer, startMs, endMs, period);
+      if (count < FEW_SAMPLES) chunkMs = Math.min(chunkMs * 2, MAX_CHUNK_MS);
+      else if (count > MANY_SAMPLES) chunkMs = Math.max(chunkMs / 2, HOUR_MS);
+    } catch (error) {
+      gaps.push({ stationId: id, fromMs: startMs, toMs: endMs, message: (error as Error).message });
+    }
+    feed(releaseRows(buffer, endMs - SCRAPE_LAG_MS));
+    onChunk(Math.min(endMs, period.toMs));
+    startMs = endMs;
+  }
+  feed(releaseRows(buffer, period.toMs));
+  for (const [substance, { count, firstMs, lastMs }] of buffer.unpaired)
+    gaps.push({ stationId: id, fromMs: firstMs, toMs: lastMs, message: unpairedMessage(substance, count) });
+  const series: SeriesFigures[] = [];
+  for (const [substance, state] of [...states].sort(([a], [b]) => a.localeCompare(b))) {
+    closeSeries(state);
+    series.push(seriesFigures(substance, state));
+  }
+  return { series, gaps, late: buffer.late };
+}
+
+/** Why samples without a row time are not counted: rows cannot be told from repeated scrapes without it. */
+export const unpairedMessage = (substance: string, count: number): string =>
+  `${count} samples of ${substance} have no ${ROW_TIME} beside them in the store, so rows cannot be told from repeated scrapes; they are not counted`;
+
+/** Pairs each concentration sample with the row time its timestamp series held at that instant; returns the count. */
+function takeChunk(
+  buffer: ReturnType<typeof newRowBuffer>,
+  answer: readonly { labels: Labels; samples: readonly { atMs: number; value: number }[] }[],
+  startMs: number,
+  endMs: number,
+  period: Period,
+): number {
+  const inChunk = (s: { atMs: number }): boolean => s.atMs >= startMs && s.atMs < endMs;
+  const rowTimes = new Map<string, Map<number, number>>();
+  let count = 0;
+  for (const series of answer) {
+    count += series.samples.length;
+    if (series.labels.__name__ !== ROW_TIME) continue;
+    const times = new Map<number, number>();
+    // A row time that is no number (NaN) pairs nothing: its sample is tallied as without a row time.
+    for (const s of series.samples)
+      if (inChunk(s) && Number.isFinite(s.value)) times.set(s.atMs, Math.round(s.value * 1000));
+    rowTimes.set(keyOf(series.labels), times);
+  }
+  for (const series of answer) {
+    const substance = series.labels.substance;
+    if (series.labels.__name__ !== CONCENTRATION || !substance) continue;
+    const times = rowTimes.get(keyOf(series.labels));
+    addSamples(buffer, substance, series.samples.filter(inChunk), (atMs) => times?.get(atMs), period);
+  }
+  return count;
+}
+
+/** The series' labels other than its name and substance: what a concentration and its row time share. */
+function keyOf(labels: Labels): string {
+  return JSON.stringify(
+    Object.entries(labels)
+      .filter(([name]) => name !== '__name__' && name !== 'substance')
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+}

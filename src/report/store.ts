@@ -1,0 +1,201 @@
+// The Prometheus HTTP query API (Prometheus, VictoriaMetrics, Thanos Query, Mimir): series lists, and raw samples
+// read with a range selector in an instant query (`m{...}[86400000ms]`), which every one of them answers with the
+// stored samples themselves. Answers are parsed with zod; credentials as the backfill's remote write takes them.
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, request } from 'undici';
+import { z } from 'zod';
+import { credentialsOf, redact } from '../backfill/remote-write-sink.js';
+import { armTimer } from '../runtime/timers.js';
+
+export interface StoreTarget {
+  readonly url: string;
+  readonly basicAuth: { readonly username: string; readonly passwordFile: string } | undefined;
+  readonly bearerTokenFile: string | undefined;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly caFile: string | undefined;
+  readonly timeoutMs: number;
+}
+
+export type Labels = Readonly<Record<string, string>>;
+
+export interface StoreSeries {
+  readonly labels: Labels;
+  /** [ms, value] in time order. */
+  readonly samples: readonly { readonly atMs: number; readonly value: number }[];
+}
+
+export interface Store {
+  /** Label sets of the series matching `selector` with samples in [fromMs, toMs]. */
+  readonly series: (selector: string, fromMs: number, toMs: number) => Promise<Labels[]>;
+  /** The raw samples of `selector` in (atMs - rangeMs, atMs] (a store may also give one at atMs - rangeMs). */
+  readonly samples: (selector: string, atMs: number, rangeMs: number) => Promise<StoreSeries[]>;
+  readonly queries: () => number;
+  readonly close: () => Promise<void>;
+}
+
+export class StoreError extends Error {}
+
+const labels = z.record(z.string(), z.string());
+const failure = z.object({ status: z.literal('error'), error: z.string().optional() });
+// A store that could not reach all of its parts still answers: VictoriaMetrics' cluster with isPartial, Thanos
+// (when partial responses are allowed) with warnings. Part of the data is no data a signed report may rest on.
+const partial = { isPartial: z.boolean().optional(), warnings: z.array(z.string()).optional() };
+const seriesAnswer = z.union([
+  z.object({ status: z.literal('success'), data: z.array(labels), ...partial }),
+  failure,
+]);
+const sampleValue = z.tuple([z.number(), z.string()]);
+const queryAnswer = z.union([
+  z.object({
+    status: z.literal('success'),
+    data: z.object({
+      resultType: z.literal('matrix'),
+      result: z.array(z.object({ metric: labels, values: z.array(sampleValue) })),
+    }),
+    ...partial,
+  }),
+  failure,
+]);
+
+const RETRIES = 2;
+
+export function openStore(target: StoreTarget, userAgent: string): Store {
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 2, connect: tlsFor(target) });
+  const base = target.url.replace(/\/+$/, '').replace(/\/api\/v1(\/.*)?$/, '');
+  let queries = 0;
+
+  const post = async (path: string, form: Record<string, string>): Promise<unknown> => {
+    for (let attempt = 0; ; attempt++) {
+      queries++;
+      const outcome = await postOnce(`${base}${path}`, form, target, userAgent, dispatcher);
+      if (outcome.ok) return outcome.body;
+      if (!outcome.retryable || attempt >= RETRIES) throw new StoreError(outcome.message);
+      await new Promise<void>((resolve) => armTimer(resolve, 1000 * 2 ** attempt));
+    }
+  };
+
+  return {
+    series: async (selector, fromMs, toMs) => {
+      const body = await post('/api/v1/series', {
+        'match[]': selector,
+        start: seconds(fromMs),
+        end: seconds(toMs),
+        partial_response: 'false',
+      });
+      const answer = seriesAnswer.safeParse(body);
+      if (!answer.success) throw new StoreError('the series answer is not the Prometheus API’s');
+      if (answer.data.status === 'error') throw new StoreError(answer.data.error ?? 'the store refused');
+      whole(answer.data);
+      return answer.data.data;
+    },
+    samples: async (selector, atMs, rangeMs) => {
+      const body = await post('/api/v1/query', {
+        query: `${selector}[${Math.round(rangeMs)}ms]`,
+        time: seconds(atMs),
+        // Thanos Query: fail rather than answer without a store it could not reach.
+        partial_response: 'false',
+      });
+      const answer = queryAnswer.safeParse(body);
+      if (!answer.success) throw new StoreError('the query answer is not a matrix of the Prometheus API');
+      if (answer.data.status === 'error') throw new StoreError(answer.data.error ?? 'the store refused');
+      whole(answer.data);
+      return answer.data.data.result.map((r) => ({
+        labels: r.metric,
+        samples: r.values.map(([t, v]) => ({ atMs: Math.round(t * 1000), value: Number(v) })),
+      }));
+    },
+    queries: () => queries,
+    close: () => dispatcher.close(),
+  };
+}
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+
+function whole(answer: { isPartial?: boolean | undefined; warnings?: string[] | undefined }): void {
+  if (answer.isPartial) throw new StoreError('the store answered with part of the data (isPartial)');
+  if (answer.warnings && answer.warnings.length > 0)
+    throw new StoreError(`the store warned: ${answer.warnings.join('; ').slice(0, 300)}`);
+}
+
+type Outcome =
+  | { readonly ok: true; readonly body: unknown }
+  | { readonly ok: false; readonly retryable: boolean; readonly message: string };
+
+async function postOnce(
+  url: string,
+  form: Record<string, string>,
+  target: StoreTarget,
+  userAgent: string,
+  dispatcher: Agent,
+): Promise<Outcome> {
+  let secrets: string[] = [];
+  try {
+    const headers = headersFor(target, userAgent);
+    secrets = credentialsOf(headers.authorization, undefined);
+    const res = await request(url, {
+      method: 'POST',
+      dispatcher,
+      headers,
+      body: new URLSearchParams(form).toString(),
+      signal: AbortSignal.timeout(target.timeoutMs),
+    });
+    const text = await res.body.text();
+    const host = new URL(url).host;
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      try {
+        return { ok: true, body: JSON.parse(text) as unknown };
+      } catch {
+        return { ok: false, retryable: true, message: `${host} did not answer JSON` };
+      }
+    }
+    const said = redact(text, secrets).slice(0, 300).replace(/\s+/g, ' ').trim();
+    return {
+      ok: false,
+      retryable: res.statusCode >= 500 || res.statusCode === 429,
+      message: `HTTP ${res.statusCode} from ${host}${said ? `: ${said}` : ''}`,
+    };
+  } catch (error) {
+    const e = error as Error & { cause?: Error };
+    return {
+      ok: false,
+      retryable: true,
+      message: redact(`${e.name}: ${e.cause?.message ?? e.message}`, secrets),
+    };
+  }
+}
+
+function headersFor(target: StoreTarget, userAgent: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of target.headers) headers[name.toLowerCase()] = value;
+  // Read at each request, so a token rotated during a long report is picked up.
+  if (target.basicAuth) {
+    const password = readFileSync(target.basicAuth.passwordFile, 'utf8').trim();
+    headers.authorization = `Basic ${Buffer.from(`${target.basicAuth.username}:${password}`).toString('base64')}`;
+  }
+  if (target.bearerTokenFile)
+    headers.authorization = `Bearer ${readFileSync(target.bearerTokenFile, 'utf8').trim()}`;
+  return {
+    ...headers,
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+    'user-agent': userAgent,
+  };
+}
+
+function tlsFor(target: StoreTarget): { ca?: string[] } {
+  if (target.caFile === undefined) return {};
+  return { ca: [...rootCertificates, readFileSync(target.caFile, 'utf8')] };
+}
+
+/** A PromQL selector: the metric name regex, and each label as an exact match, values quoted. */
+export function selectorOf(
+  names: readonly string[],
+  matchers: readonly (readonly [string, string])[],
+): string {
+  const parts = [`__name__=~${JSON.stringify(names.map(escapeRegex).join('|'))}`];
+  for (const [name, value] of matchers) parts.push(`${name}=${JSON.stringify(value)}`);
+  return `{${parts.join(',')}}`;
+}
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,0 +1,99 @@
+// The reader over a store held in memory: what it does with the store's series beyond plain rows.
+import { describe, expect, it } from 'vitest';
+import { readReport } from '../../src/report/read.js';
+import { type MemorySeries, memoryStore } from '../support/memory-store.js';
+
+const FROM = Date.parse('2026-10-01T00:00:00Z');
+const MIN = 60_000;
+const DAY = 24 * 60 * MIN;
+const period = { fromMs: FROM, toMs: FROM + DAY };
+const CONC = 'cityair_concentration_micrograms_per_cubic_meter';
+const base = { job: 'cityair', instance: 'x' };
+
+const conc = (id: string, values: readonly number[], stepMs = 5 * MIN): MemorySeries => ({
+  labels: { __name__: CONC, ...base, id, substance: 'no2' },
+  samples: values.map((value, i) => ({ atMs: FROM + i * stepMs, value })),
+});
+const rowTimes = (id: string, count: number, stepMs = 5 * MIN): MemorySeries => ({
+  labels: { __name__: 'cityair_measurement_timestamp_seconds', ...base, id },
+  samples: Array.from({ length: count }, (_, i) => ({
+    atMs: FROM + i * stepMs,
+    value: (FROM + i * stepMs) / 1000,
+  })),
+});
+const request = { period, matchers: [['job', 'cityair']] as const, stations: undefined };
+
+describe('the reader', () => {
+  it('counts rows 100, 100, 300, 100 as four rows when the row time is there: mean 150', async () => {
+    const store = memoryStore([conc('1', [100, 100, 300, 100]), rowTimes('1', 4)]);
+    const report = await readReport(store, request);
+    expect(report.gaps).toEqual([]);
+    expect(report.stations[0]?.series[0]?.rows).toBe(4);
+    expect(report.stations[0]?.series[0]?.mean).toBe(150);
+  });
+
+  it('without the row time, counts none of them (never 200) and marks the station incomplete with the reason', async () => {
+    const store = memoryStore([conc('1', [100, 100, 300, 100])]);
+    const report = await readReport(store, request);
+    const series = report.stations[0]?.series[0];
+    expect(series?.rows).toBe(0);
+    expect(series?.mean).toBeUndefined();
+    expect(report.gaps).toHaveLength(1);
+    expect(report.gaps[0]).toMatchObject({ stationId: '1', fromMs: FROM, toMs: FROM + 15 * MIN });
+    expect(report.gaps[0]?.message).toBe(
+      '4 samples of no2 have no cityair_measurement_timestamp_seconds beside them in the store, so rows cannot be told from repeated scrapes; they are not counted',
+    );
+  });
+
+  it('takes a row time of NaN as no row time: the sample is not counted and the station is incomplete', async () => {
+    const times = rowTimes('1', 4);
+    const broken = {
+      ...times,
+      samples: times.samples.map((x, i) => (i === 2 ? { ...x, value: Number.NaN } : x)),
+    };
+    const report = await readReport(memoryStore([conc('1', [100, 100, 300, 100]), broken]), request);
+    expect(report.stations[0]?.series[0]?.rows).toBe(3);
+    expect(report.gaps.map((g) => g.message)).toEqual([
+      '1 samples of no2 have no cityair_measurement_timestamp_seconds beside them in the store, so rows cannot be told from repeated scrapes; they are not counted',
+    ]);
+  });
+
+  const info = (id: string, name: string): MemorySeries => ({
+    labels: { __name__: 'cityair_station_info', ...base, id, name },
+    samples: [{ atMs: FROM, value: 1 }],
+  });
+
+  it('lists a station known only from its info series at 0 % capture, the report still complete', async () => {
+    const store = memoryStore([conc('1', [100]), rowTimes('1', 1), info('1', 'A'), info('5', 'Пусто')]);
+    const report = await readReport(store, request);
+    expect(report.gaps).toEqual([]);
+    expect(
+      report.stations.map((s) => [s.id, s.name, s.series.map((f) => [f.substance, f.rows, f.capture])]),
+    ).toEqual([
+      ['1', 'A', [['no2', 1, 1 / 24]]],
+      ['5', 'Пусто', [['', 0, 0]]],
+    ]);
+    expect(report.network.capture?.lowest).toMatchObject({ stationId: '5', value: 0 });
+  });
+
+  it('lists stations asked for without readings (one with info only, one unknown) and says nothing matched', async () => {
+    const store = memoryStore([conc('1', [100]), rowTimes('1', 1), info('5', 'Пусто')]);
+    const report = await readReport(store, { ...request, stations: [5, 99] });
+    expect(report.stations.map((s) => [s.id, s.series[0]?.capture])).toEqual([
+      ['5', 0],
+      ['99', 0],
+    ]);
+    expect(report.gaps.map((g) => [g.stationId, g.message])).toEqual([
+      ['5', 'no readings in the store for the period'],
+      ['99', 'no readings in the store for the period'],
+      [undefined, 'no readings in the store match the selection'],
+    ]);
+  });
+
+  it('says so when a label matches nothing', async () => {
+    const store = memoryStore([conc('1', [100]), rowTimes('1', 1)]);
+    const report = await readReport(store, { ...request, matchers: [['instance', 'nothing']] });
+    expect(report.stations).toEqual([]);
+    expect(report.gaps.map((g) => g.message)).toEqual(['no readings in the store match the selection']);
+  });
+});
