@@ -206,7 +206,8 @@ function bodyFailure(problem: BodyProblem, limits: Limits): Failure {
   if (problem.problem === 'unsupported_encoding') {
     return failure('invalid_payload', `unsupported content-encoding "${problem.encoding}"`);
   }
-  return failure('invalid_payload', `body is not valid ${problem.encoding}: ${problem.detail}`);
+  // No JSON text comes out of it, as none comes out of a plain body cut off: the same reason for the same fault.
+  return failure('invalid_json', `body is not valid ${problem.encoding}: ${problem.detail}`);
 }
 
 function tooLarge(limits: Limits): Failure {

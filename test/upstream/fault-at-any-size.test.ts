@@ -90,11 +90,11 @@ function atLastKey(good: Buffer, text: string): Served {
 }
 
 /**
- * What each fault comes to, where it is not invalid_json: a body that does not decompress is an encoding problem
- * (invalid_payload); JSON of the wrong type does not fit; a bad byte in a name is read as U+FFFD and the list kept.
+ * What each fault comes to, where it is not invalid_json (a body that does not decompress is no JSON text either,
+ * as a plain body cut off is not): JSON of the wrong type does not fit; a bad byte in a name is read as U+FFFD and
+ * the list kept.
  */
 const OTHER_OUTCOMES: Record<string, string> = {
-  'a gzip body cut off': 'invalid_payload',
   'the wrong top-level type': 'invalid_payload',
   'bytes that are not UTF-8 in a string': 'ok',
 };
