@@ -2,7 +2,9 @@
 // the error of its CONNECT request as it came, and when the proxy closes the connection without answering (as some
 // do when the API cannot be reached) that is a socket error, which undici's client treats as one a new connection
 // may cure: it keeps the requests queued and connects again at once, thousands of times a second, with no end.
-// Under another code the client fails the queued requests instead, as it does for a refused connection.
+// Under another code the client fails the queued requests instead, as it does for a refused connection. This is
+// undici issue 3897, fixed upstream by giving the error its own code (pull request 5441); once the undici in use has
+// that fix, no socket error reaches this wrapper and it changes nothing.
 import { Client, type Dispatcher, Pool } from 'undici';
 
 type ConnectCallback = (error: Error | null, socket: unknown) => void;
