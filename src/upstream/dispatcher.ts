@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { ConfigError } from '../config/config.js';
 import { readSmallFile, SmallFileError } from '../config/small-file.js';
+import { tunnelPool } from './tunnel.js';
 
 export interface DispatcherSettings {
   readonly caFile: string | undefined;
@@ -85,6 +86,7 @@ function routeFor(
       ...(httpsProxy ? { httpsProxy: httpsProxy.href } : {}),
       ...(httpProxy ? { httpProxy: httpProxy.href } : {}),
       noProxy: noProxy ?? '',
+      factory: tunnelPool,
     });
   } catch (error) {
     // Whatever else undici finds wrong with a proxy variable is a configuration error too: one line, exit 2.

@@ -95,12 +95,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     const read = { bytes: 0 };
     let result: Result<T> | undefined;
     try {
-      const res = await request(`${options.baseUrl}${path}`, {
-        method: 'GET',
-        headers,
-        dispatcher,
-        signal: deadline.signal,
-      });
+      const res = await untilAborted(
+        request(`${options.baseUrl}${path}`, { method: 'GET', headers, dispatcher, signal: deadline.signal }),
+        deadline.signal,
+      );
       result = await answer(res, limits, options, { signal: deadline.signal, read }, parse);
     } catch (error) {
       result = classifyError(error, deadline.signal, options);
@@ -177,12 +175,39 @@ async function statusFailure(
   return failure(reasonForStatus(res.statusCode), message, retryAfterMs);
 }
 
+/**
+ * The answer, or the signal's reason as soon as it aborts. undici rejects a request aborted while it waits for a
+ * connection only once it gets one, which a proxy that never opens the tunnel can put off for minutes.
+ */
+function untilAborted<T extends { readonly body: { destroy: () => unknown } }>(
+  pending: Promise<T>,
+  signal: AbortSignal,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (res) => {
+        signal.removeEventListener('abort', onAbort);
+        // Too late: nobody reads it, and an unread body would keep its socket.
+        if (signal.aborted) res.body.destroy();
+        else resolve(res);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 function bodyFailure(problem: BodyProblem, limits: Limits): Failure {
   if (problem.problem === 'too_large') return tooLarge(limits);
   if (problem.problem === 'unsupported_encoding') {
     return failure('invalid_payload', `unsupported content-encoding "${problem.encoding}"`);
   }
-  return failure('invalid_payload', `body is not valid ${problem.encoding}: ${problem.detail}`);
+  // No JSON text comes out of it, as none comes out of a plain body cut off: the same reason for the same fault.
+  return failure('invalid_json', `body is not valid ${problem.encoding}: ${problem.detail}`);
 }
 
 function tooLarge(limits: Limits): Failure {

@@ -58,7 +58,13 @@ export async function parseWhole<T>(
   if ('ok' in scan) return scan;
   // The scan reports a syntax error before a cap it passed, as JSON.parse of a small body would fail on it.
   if (scan.kind === 'syntax' || scan.kind === 'too_many_elements') return notJson(body, ctx.contentType);
-  if (scan.kind === 'too_many_values') return tooManyValues(maxValues);
+  if (scan.kind === 'too_many_values') {
+    // Answers parsed whole are objects: one of another type is refused for that, in the words a small one gets.
+    const empty = emptyLike(body);
+    const wrongType = typeof empty !== 'object' || empty === null || Array.isArray(empty);
+    const probe = wrongType ? validate(empty) : undefined;
+    return probe && !probe.ok ? probe : tooManyValues(maxValues);
+  }
   // A turn for the event loop between answers, so that several answers never validate back to back.
   if (!(await ctx.pace.pause())) return ctx.timedOut();
   const text = withoutKey(joined(body).toString('utf8'), ctx.secret);
@@ -119,7 +125,8 @@ export async function parseElements<T>(
     try {
       element = JSON.parse(withoutKey(slice(start, end).toString('utf8'), ctx.secret));
     } catch {
-      return failure('invalid_json', `element ${i} of the array is not valid JSON`);
+      // The words of a small list's whole parse: the same fault reads the same at any size.
+      return notJson(body, ctx.contentType);
     }
     sink.add(element, i);
   }
@@ -149,6 +156,7 @@ function emptyLike(body: Body): unknown {
       .trimStart() ?? '';
   const first = text[0] ?? '{';
   if (first === '{') return {};
+  if (first === '[') return [];
   if (first === '"') return '';
   if (first === 't' || first === 'f') return true;
   if (first === 'n') return null;

@@ -3,6 +3,8 @@
 // million objects) and cannot be paused; this pass costs no allocation per value, stops as soon as a limit is
 // passed, and runs in steps so that the event loop gets turns in between.
 
+import { createSyntaxCheck, type SyntaxCheck } from './json-syntax.js';
+
 export interface ScanLimits {
   /** Elements of a top-level array, at most. */
   readonly maxElements: number;
@@ -67,9 +69,8 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
   let elementStart = -1;
   let values = 0;
   const bounds: number[] = [];
-  // A limit passed: the scan goes on to the end for the body's syntax only (nothing more is counted or kept), so
-  // that a body that is not JSON fails as such whatever its size, as a small one does in JSON.parse.
   let over: 'too_many_elements' | 'too_many_values' | undefined;
+  let check: SyntaxCheck | undefined;
 
   // Strings are most of a body: jump to the next quote or backslash instead of looking at every byte. Both
   // positions are kept until passed, so a long string of escapes costs one search per escape, not one per byte.
@@ -162,30 +163,6 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
     return undefined;
   };
 
-  /**
-   * Past a cap: strings, nesting and what follows the top-level value only, in a loop about ten times as fast as
-   * structural(), so that reading a bomb to its end costs little. The offset it stopped at (at a string, or
-   * `stop`), or -(offset + 1) of a syntax error.
-   */
-  const syntaxOnly = (buf: Buffer, from: number, stop: number): number => {
-    for (let i = from; i < stop; i++) {
-      const b = buf[i] as number;
-      if (b === QUOTE) {
-        inString = true;
-        return i + 1;
-      }
-      if (b === OPEN_ARRAY || b === OPEN_OBJECT) depth++;
-      else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) {
-        if (depth === 0) return -(i + 1);
-        if (--depth === 0) {
-          closed = true;
-          array = 'done';
-        }
-      } else if (depth === 0 && closed && !isSpace(b)) return -(i + 1);
-    }
-    return stop;
-  };
-
   const finish = (): ScanResult => {
     const end = base;
     if (top === undefined || inString || depth > 0) return { kind: 'syntax', at: end };
@@ -194,8 +171,14 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
     return top === 'array' ? { kind: 'array', bounds } : { kind: 'other' };
   };
 
+  const checkSyntax = (syntax: SyntaxCheck, bytes: number): ScanResult | undefined => {
+    const checked = syntax.step(bytes);
+    return checked && (checked.kind === 'syntax' ? checked : { kind: over ?? 'too_many_values' });
+  };
+
   return {
     step: (bytes) => {
+      if (check) return checkSyntax(check, bytes);
       const limit = base + offset + bytes;
       while (chunk < chunks.length) {
         const buf = chunks[chunk] as Buffer;
@@ -207,15 +190,15 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
             offset = skipString(buf, offset);
             continue;
           }
-          if (over) {
-            const at = syntaxOnly(buf, offset, stop);
-            if (at < 0) return { kind: 'syntax', at: base - at - 1 };
-            offset = at;
-            continue;
-          }
           const result = structural(buf[offset] as number, base + offset);
           if (result) return result;
           offset++;
+          // A limit passed: the body is checked from its start for its syntax only (nothing more is counted or
+          // kept), so that a body that is not JSON fails as such whatever its size, as a small one does.
+          if (over) {
+            check = createSyntaxCheck(chunks);
+            return checkSyntax(check, limit - base - offset);
+          }
         }
         if (offset < buf.length) return undefined;
         base += buf.length;

@@ -10,8 +10,11 @@ import { readStations } from '../../src/stations/read.js';
 import { createUpstream, type Upstream } from '../../src/upstream/exchange.js';
 import type { Result } from '../../src/upstream/failure.js';
 
-/** 10 stations parse whole in any path; 10,000 hold about 120,000 JSON values, far past a whole parse's 50,000. */
-const SIZES = { small: 10, large: 10_000 } as const;
+/**
+ * 10 stations parse whole in any path; 10,000 hold about 120,000 JSON values, far past a whole parse's 50,000;
+ * 25,000 are more than the station list's cap of 20,000 elements.
+ */
+const SIZES = { small: 10, large: 10_000, overCap: 25_000 } as const;
 
 const stations = (n: number): Buffer =>
   Buffer.from(
@@ -56,6 +59,21 @@ const FAULTS: Record<string, (good: Buffer) => Served> = {
       Buffer.from(good[0] === 0x5b ? '}' : ']'),
     ]),
   }),
+  'a second object after the first': (good) => ({ body: Buffer.concat([good, Buffer.from(' {}')]) }),
+  'a second array after the first': (good) => ({ body: Buffer.concat([good, Buffer.from(' [1,2]')]) }),
+  'a string after the first value': (good) => ({ body: Buffer.concat([good, Buffer.from(' "x"')]) }),
+  'a brace closing the array': (good) => {
+    const at = good.lastIndexOf(']');
+    return { body: Buffer.concat([good.subarray(0, at), Buffer.from('}'), good.subarray(at + 1)]) };
+  },
+  'a key with no colon': (good) => atLastKey(good, '" '),
+  'a key with no value': (good) => atLastKey(good, '":,"z":'),
+  'NaN for a value': (good) => atLastKey(good, '":NaN,"z":'),
+  'the literal tru': (good) => atLastKey(good, '":tru,"z":'),
+  'a raw control character in a string': (good) => {
+    const at = good.lastIndexOf('"');
+    return { body: Buffer.concat([good.subarray(0, at), Buffer.from([0x01]), good.subarray(at)]) };
+  },
   'nesting 100,000 deep': (good) => ({
     body: Buffer.concat([Buffer.from('['.repeat(100_000)), good, Buffer.from(']'.repeat(100_000))]),
   }),
@@ -65,12 +83,18 @@ const FAULTS: Record<string, (good: Buffer) => Served> = {
   },
 };
 
+/** The body with its last key's `":` replaced: late in the body, so that a large one is past every cap there. */
+function atLastKey(good: Buffer, text: string): Served {
+  const at = good.lastIndexOf('":');
+  return { body: Buffer.concat([good.subarray(0, at), Buffer.from(text), good.subarray(at + 2)]) };
+}
+
 /**
- * What each fault comes to, where it is not invalid_json: a body that does not decompress is an encoding problem
- * (invalid_payload); JSON of the wrong type does not fit; a bad byte in a name is read as U+FFFD and the list kept.
+ * What each fault comes to, where it is not invalid_json (a body that does not decompress is no JSON text either,
+ * as a plain body cut off is not): JSON of the wrong type does not fit; a bad byte in a name is read as U+FFFD and
+ * the list kept.
  */
 const OTHER_OUTCOMES: Record<string, string> = {
-  'a gzip body cut off': 'invalid_payload',
   'the wrong top-level type': 'invalid_payload',
   'bytes that are not UTF-8 in a string': 'ok',
 };
@@ -111,23 +135,37 @@ async function bothSizes(
   build: (n: number) => Buffer,
   fault: (good: Buffer) => Served,
   read: () => Promise<Result<unknown>>,
-): Promise<Record<keyof typeof SIZES, ReturnType<typeof outcome>>> {
-  served = fault(build(SIZES.small));
-  const small = outcome(await read());
-  served = fault(build(SIZES.large));
-  const large = outcome(await read());
-  return { small, large };
+  sizes: readonly (keyof typeof SIZES)[] = ['small', 'large'],
+): Promise<Partial<Record<keyof typeof SIZES, ReturnType<typeof outcome>>>> {
+  const found: Partial<Record<keyof typeof SIZES, ReturnType<typeof outcome>>> = {};
+  for (const size of sizes) {
+    served = fault(build(SIZES[size]));
+    found[size] = outcome(await read());
+  }
+  return found;
 }
 
 describe('a fault in the station list', () => {
   it.each(Object.keys(FAULTS).filter((f) => !f.startsWith('nesting')))(
-    '%s: the same reason and message for 10 and 10,000 stations',
+    '%s: the same reason and message for 10, 10,000 and 25,000 stations (over the cap)',
     async (name) => {
       const fault = FAULTS[name] as (good: Buffer) => Served;
-      const { small, large } = await bothSizes(stations, fault, readStations(upstream, 20_000));
+      const sizes = ['small', 'large', 'overCap'] as const;
+      const { small, large, overCap } = await bothSizes(
+        stations,
+        fault,
+        readStations(upstream, 20_000),
+        sizes,
+      );
       expect(large).toEqual(small);
-      if (reasonOf(name) === 'ok') expect(small).toBe('ok');
-      else expect(small).toMatchObject({ reason: reasonOf(name) });
+      if (reasonOf(name) === 'ok') {
+        // Past the cap, a list that is JSON is refused for its length.
+        expect(small).toBe('ok');
+        expect(overCap).toMatchObject({ reason: 'invalid_payload', message: /more than 20000 elements/ });
+      } else {
+        expect(small).toMatchObject({ reason: reasonOf(name) });
+        expect(overCap).toEqual(small);
+      }
     },
   );
 
@@ -156,18 +194,13 @@ describe('a fault in the station list', () => {
 
 describe('a fault in a readings answer', () => {
   const read = (): Promise<Result<unknown>> => readReadings(upstream)(1, { interval: '5m', dateGtMs: 0 });
-  // A large answer that is JSON is refused for its 50,000 values before its shape is looked at (known: the wrong
-  // top-level type says so only when small); these faults make it not JSON, which is said first at any size.
-  const notJson = Object.keys(FAULTS).filter(
-    (f) => reasonOf(f) === 'invalid_json' && !f.startsWith('nesting'),
-  );
-  it.each([...notJson, 'a gzip body cut off'])(
-    '%s: the same reason and message for a small and a large answer',
-    async (name) => {
-      const fault = FAULTS[name] as (good: Buffer) => Served;
-      const { small, large } = await bothSizes(readings, fault, read);
-      expect(large).toEqual(small);
-      expect(small).toMatchObject({ reason: reasonOf(name) });
-    },
-  );
+  // A large answer that is JSON is refused for its 50,000 values before its content is looked at, except for its
+  // top-level type; these faults make it not JSON or not an object, which is said first at any size.
+  const faults = Object.keys(FAULTS).filter((f) => reasonOf(f) !== 'ok' && !f.startsWith('nesting'));
+  it.each(faults)('%s: the same reason and message for a small and a large answer', async (name) => {
+    const fault = FAULTS[name] as (good: Buffer) => Served;
+    const { small, large } = await bothSizes(readings, fault, read);
+    expect(large).toEqual(small);
+    expect(small).toMatchObject({ reason: reasonOf(name) });
+  });
 });
