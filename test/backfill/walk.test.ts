@@ -184,10 +184,12 @@ describe('failures', () => {
     });
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
-    expect(outcome.failure.reason).toBe('http_5xx');
+    expect(outcome.missing).toHaveLength(1);
+    expect(outcome.missing[0]?.failure.reason).toBe('http_5xx');
     expect(outcome.rows).toBe(200);
-    // The 200th row is at FROM + 199 steps: what is missing starts right after it.
-    expect(outcome.missingFromMs).toBe(FROM + 199 * STEP + 1000);
+    // The 200th row is at FROM + 199 steps, and no row can be less than an interval after it: what is missing
+    // starts at the very millisecond the next row can be, and runs to --to.
+    expect(outcome.missing[0]).toMatchObject({ fromMs: FROM + 200 * STEP, toMs: TO });
     expect(calls).toBe(2 + 1 + 3);
     expect(slept).toEqual([1000, 2000, 4000]);
   });
@@ -202,7 +204,7 @@ describe('failures', () => {
       }, []),
     );
     expect(calls).toBe(1);
-    expect(outcome).toMatchObject({ ok: false, missingFromMs: FROM, rows: 0 });
+    expect(outcome).toMatchObject({ ok: false, missing: [{ fromMs: FROM, toMs: TO }], rows: 0 });
   });
 
   it('pauses every request until the Retry-After of a 429 has passed', async () => {
