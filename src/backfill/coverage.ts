@@ -161,8 +161,13 @@ export function whyUnread(ask: Ask, answer: AnswerShape, format: (ms: number) =>
   const { times, size } = answer;
   if (times.length === 0)
     return `the API answered ${size} rows for this range, none of them readable (all rejected)`;
-  const newest = Math.max(...times);
-  const oldest = Math.min(...times);
+  // Loops, not Math.max(...times): an answer of many thousand rows would overflow the call's arguments.
+  let oldest = Number.POSITIVE_INFINITY;
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const t of times) {
+    oldest = Math.min(oldest, t);
+    newest = Math.max(newest, t);
+  }
   if (oldest >= ask.ltMs)
     return (
       `the API answered the same newest rows (${size}, from ${format(oldest)}) whatever date__gt and date__lt ` +
