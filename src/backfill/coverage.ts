@@ -7,7 +7,7 @@
 // - an answer is a run of the station's rows with none left out in between: it may be cut at its old end or its
 //   new end (a cap), never in the middle (the rows asked for, filtered by the dates as the API reads them);
 // - rows of one station are at least an interval apart (each is the mean of one interval), so a row at t says
-//   no other row lies less than an interval after it;
+//   no other row lies less than an interval before or after it (a row repeated at the same time is one row);
 // - a cap is the same for every answer of a station: an answer smaller than the largest one seen was not cut.
 
 /** A span of time, half open: [fromMs, toMs). */

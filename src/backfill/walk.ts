@@ -171,7 +171,7 @@ function skip(walk: Walk, toMs: number, failure: MissingSpan['failure'], interva
   for (const at of walk.ahead.keys()) if (at >= end && at - end < intervalMs && at > shownTo) shownTo = at;
   const last = walk.missing[walk.missing.length - 1];
   // Spans in doubt side by side for the same reason are one missing range.
-  if (last !== undefined && last.toMs >= walk.cover.cursorMs && last.failure.message === failure.message)
+  if (last !== undefined && last.toMs > walk.cover.cursorMs && last.failure.message === failure.message)
     walk.missing[walk.missing.length - 1] = { ...last, toMs: shownTo };
   else walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs: shownTo, failure });
   walk.cover = advance({ ...walk.cover, cursorMs: end - 1 }, [], toMs);
