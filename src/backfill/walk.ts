@@ -143,9 +143,11 @@ async function walkStep(
   const before = provenMs(walk.cover, toMs);
   const proof = proofOf(ask, shape, walk.learnt, intervalMs);
   walk.learnt = proof.learnt;
-  for (const r of newRows(answer.rows, walk.cover.cursorMs, toMs))
-    if (!walk.ahead.has(r.reading.atMs)) walk.ahead.set(r.reading.atMs, r);
+  const fresh = newRows(answer.rows, walk.cover.cursorMs, toMs);
   walk.cover = advance(walk.cover, proof.spans, toMs, walk.learnt.largest);
+  // The usual answer is read whole, up to the new cursor, with nothing held from before: written as it is.
+  const whole = walk.ahead.size === 0 && (fresh[fresh.length - 1]?.reading.atMs ?? 0) <= walk.cover.cursorMs;
+  if (!whole) for (const r of fresh) if (!walk.ahead.has(r.reading.atMs)) walk.ahead.set(r.reading.atMs, r);
   // Nothing new proven: asking again would bring the same answer. The span is in doubt until a larger answer
   // shows this one was whole, and missing if none does.
   if (provenMs(walk.cover, toMs) === before) {
@@ -156,7 +158,7 @@ async function walkStep(
     };
     walk.cover = { ...walk.cover, doubts: [...walk.cover.doubts, doubt] };
   }
-  const written = release(walk);
+  const written = whole ? fresh : release(walk);
   walk.rows += written.length;
   if (written.length > 0 || answer.rejectedRows > 0 || answer.futureRows)
     await options.onRows(written, answer);
