@@ -3,12 +3,17 @@
 // them is proven. Nothing here does I/O, so every way an API may order, cut or filter its answers is tested on
 // these functions alone.
 //
-// Three premises, each a fact about any answer an API may give, not about one API:
+// Two premises, each a fact about any answer an API may give, not about one API:
 // - an answer is a run of the station's rows with none left out in between: it may be cut at its old end or its
-//   new end (a cap), never in the middle (the rows asked for, filtered by the dates as the API reads them);
-// - rows of one station are at least an interval apart (each is the mean of one interval), so a row at t says
-//   no other row lies less than an interval before or after it (a row repeated at the same time is one row);
-// - a cap is the same for every answer of a station: an answer smaller than the largest one seen was not cut.
+//   new end (by a cap of any size, varying from answer to answer), never in the middle;
+// - the API never narrows date__gt (rounding it up would hide rows no answer shows are there: the one behaviour
+//   the walk cannot see, docs/backfill.md).
+// Nothing is assumed of how far apart rows are: a run proves only the span from its oldest to its newest row.
+// Runs of two answers join because each request asks again for the row read last before it (its `anchorMs`) and,
+// when it ends at rows already read, for the first of them (`knownMs`): an answer holding both proves all between.
+// A window beyond the rows read is proven empty only by an answer that brings no new row in it and could not have
+// been cut (no row at all, or fewer rows than the largest answer seen), and then only its first half: an API that
+// rounds date__lt down answers a narrower window than was asked.
 
 /** A span of time, half open: [fromMs, toMs). */
 export interface Span {
@@ -16,18 +21,23 @@ export interface Span {
   readonly toMs: number;
 }
 
-/** One request: rows strictly after `gtMs` and strictly before `ltMs` are asked for. */
+/**
+ * One request: rows strictly after `gtMs` and strictly before `ltMs` are asked for. `anchorMs`: the row already
+ * read that the window starts at (gtMs just before it). `knownMs`: a row already read that the window ends at
+ * (ltMs just after it). `before`: the window ends where a span with no row read starts; it proves no window.
+ */
 export interface Ask {
   readonly gtMs: number;
   readonly ltMs: number;
+  readonly anchorMs?: number;
+  readonly knownMs?: number;
+  readonly before?: true;
 }
 
 /** What a station's walk has learnt of its API from its own answers. */
 export interface Learnt {
-  /** The most rows any answer held: an answer with fewer was not cut by a cap. */
+  /** The most rows any answer held. */
   readonly largest: number;
-  /** An answer brought a row more than an interval past the date__lt sent: the API does not honour it. */
-  readonly ignoresDateLt: boolean;
 }
 
 export interface AnswerShape {
@@ -44,25 +54,51 @@ export interface Proof {
   readonly learnt: Learnt;
 }
 
-/** The spans an answer to `ask` proves fully read (every row there is in the answer), and what it teaches. */
-export function proofOf(ask: Ask, answer: AnswerShape, learnt: Learnt, intervalMs: number): Proof {
-  const { times, size } = answer;
-  const largest = Math.max(learnt.largest, size);
-  let oldest = Number.POSITIVE_INFINITY;
-  let newest = Number.NEGATIVE_INFINITY;
-  for (const t of times) {
-    if (t < oldest) oldest = t;
-    if (t > newest) newest = t;
-  }
-  const ignoresDateLt = learnt.ignoresDateLt || newest > answer.sentLtMs + intervalMs;
-  const next: Learnt = { largest, ignoresDateLt };
-  // An empty answer was cut by nothing; a cap of zero rows would make every answer empty.
-  const cut = size > 0 && size >= largest;
+/**
+ * The spans an answer to `ask` proves fully read (every row there is in the answer), and what it teaches.
+ * `readBefore`: the newest row already read at or before the window's start, if any.
+ */
+export function proofOf(ask: Ask, answer: AnswerShape, learnt: Learnt, readBefore?: number): Proof {
+  const sorted = [...answer.times].sort((a, b) => a - b);
+  const next: Learnt = { largest: Math.max(learnt.largest, answer.size) };
   const spans: Span[] = [];
-  if (!cut) spans.push({ fromMs: ask.gtMs + 1, toMs: ignoresDateLt ? Number.POSITIVE_INFINITY : ask.ltMs });
-  // The run from its oldest to its newest row, and less than an interval either side, where no row can be.
-  if (times.length > 0) spans.push({ fromMs: oldest - intervalMs + 1, toMs: newest + intervalMs });
+  const oldest = sorted[0];
+  const newest = sorted[sorted.length - 1];
+  if (oldest !== undefined && newest !== undefined) spans.push({ fromMs: oldest, toMs: newest + 1 });
+  const window = windowProof(ask, answer, sorted, learnt.largest, readBefore);
+  if (window !== undefined) spans.push(window);
   return { spans, learnt: next };
+}
+
+/** The part of the window asked that an answer proves empty beyond its run, if any (see the head of this file). */
+function windowProof(
+  ask: Ask,
+  answer: AnswerShape,
+  sorted: readonly number[],
+  largestBefore: number,
+  readBefore: number | undefined,
+): Span | undefined {
+  const start = ask.anchorMs ?? ask.gtMs;
+  const whole = answer.size === sorted.length && answer.size < largestBefore;
+  if (ask.knownMs !== undefined) {
+    // Asked up to a row already read: that row and nothing new before it. The run proves the rest when it holds
+    // the anchor too; otherwise the answer must not have been cut at its old end.
+    const known = ask.knownMs;
+    if (!sorted.includes(known) || sorted.some((t) => t > start && t < known)) return undefined;
+    if (ask.anchorMs !== undefined && sorted.includes(ask.anchorMs)) return undefined;
+    return whole ? { fromMs: ask.gtMs + 1, toMs: known } : undefined;
+  }
+  if (ask.before) return undefined;
+  if (sorted.length === 0) {
+    // No row at all: but the anchor asked for is a row the API has.
+    if (answer.size > 0 || ask.anchorMs !== undefined) return undefined;
+  } else {
+    // Only rows already read, up to the newest read before the window (date__gt read earlier, or the anchor).
+    if (!whole || readBefore === undefined) return undefined;
+    if (!sorted.every((t) => t <= start) || !sorted.includes(readBefore)) return undefined;
+  }
+  // Only the first half: an API that rounds date__lt down answers a narrower window than was asked.
+  return { fromMs: ask.gtMs + 1, toMs: ask.gtMs + 1 + Math.floor((ask.ltMs - ask.gtMs) / 2) };
 }
 
 /** `spans` with `add` merged in: sorted, disjoint, touching spans joined. */
@@ -79,9 +115,8 @@ export function mergeSpans(spans: readonly Span[], add: readonly Span[]): Span[]
 }
 
 /**
- * An answer that proved nothing new: the API gave the same rows for a span as before. It may still have been a
- * whole answer (a span with no rows, answered with rows outside it): once a larger answer shows it was not cut by
- * a cap, its span is proven; if none ever does, the span is missing, for the reason `why`.
+ * An answer that proved nothing new and brought no new row: the API gave the same rows for a span as before.
+ * Asking again would bring the same answer, so the span is skipped and, at the end, named missing for `why`.
  */
 export interface Doubt {
   readonly span: Span;
@@ -96,18 +131,14 @@ export interface Cover {
   readonly doubts: readonly Doubt[];
 }
 
-/**
- * `add` proven, and the doubts a cap of `largest` rows clears; the cursor moved over every proven span that
- * starts right after it, and spans at or before it dropped.
- */
-export function advance(cover: Cover, add: readonly Span[], toMs: number, largest = 0): Cover {
-  const cleared = cover.doubts.filter((d) => d.size < largest).map((d) => d.span);
+/** `add` proven; the cursor moved over every proven span that starts right after it, spans before it dropped. */
+export function advance(cover: Cover, add: readonly Span[], toMs: number): Cover {
   let cursorMs = cover.cursorMs;
-  const proven = mergeSpans(cover.proven, [...add, ...cleared]).filter((s) => s.toMs > cursorMs + 1);
+  const proven = mergeSpans(cover.proven, add).filter((s) => s.toMs > cursorMs + 1);
   while (proven[0] !== undefined && proven[0].fromMs <= cursorMs + 1) {
     cursorMs = Math.max(cursorMs, (proven.shift() as Span).toMs - 1);
   }
-  const doubts = cover.doubts.filter((d) => d.size >= largest && d.span.toMs > cursorMs + 1);
+  const doubts = cover.doubts.filter((d) => d.span.toMs > cursorMs + 1);
   return { cursorMs: Math.min(cursorMs, toMs - 1), proven, doubts };
 }
 
@@ -135,23 +166,43 @@ export function askStart(cover: Cover): number {
   return at;
 }
 
-/** The next request: from askStart to the next proven or doubted span, at most `windowMs` long, before --to. */
-export function nextAsk(cover: Cover, toMs: number, windowMs: number): Ask {
-  const gtMs = askStart(cover);
-  let ltMs = Math.min(toMs, gtMs + 1 + windowMs);
+/**
+ * The next request, from askStart: a whole window (the interval more when it starts at a row read, asked again),
+ * even past --to. When a proven or doubted span starts inside it, the window ends just after the first row read
+ * there instead (an API that keeps the newest rows would answer the rows already read), or, with no row read
+ * there, at the span. `readAt(ms)`: whether a row at exactly ms was read; `firstRead(ms)`: the first row read at
+ * or after ms.
+ */
+export function nextAsk(
+  cover: Cover,
+  windowMs: number,
+  intervalMs: number,
+  readAt: (ms: number) => boolean = () => false,
+  firstRead: (ms: number) => number | undefined = () => undefined,
+): Ask {
+  const at = askStart(cover);
+  // From the row read last, asked again; else from an interval before, where a row may join the runs.
+  const anchored = readAt(at);
+  const gtMs = anchored ? at - 1 : at - intervalMs;
+  const anchor = anchored ? { anchorMs: at } : {};
+  const full = gtMs + 1 + windowMs + intervalMs;
+  let start = Number.POSITIVE_INFINITY;
   for (const s of [...cover.proven, ...cover.doubts.map((d) => d.span)])
-    if (s.fromMs > gtMs + 1 && s.fromMs < ltMs) ltMs = s.fromMs;
-  return { gtMs, ltMs };
+    if (s.fromMs > at + 1 && s.fromMs < full && s.fromMs < start) start = s.fromMs;
+  if (start === Number.POSITIVE_INFINITY) return { gtMs, ltMs: full, ...anchor };
+  const knownMs = firstRead(start);
+  return knownMs === undefined
+    ? { gtMs, ltMs: start, before: true, ...anchor }
+    : { gtMs, ltMs: knownMs + 1, knownMs, ...anchor };
 }
 
 /**
- * The most requests a station's range can need when the premises hold: each answer either proves its whole
- * window, brings at least one new row, or shows that the API cannot give a span (which the walk then skips);
- * rows are an interval apart, so there are at most range / interval + 1 of them.
+ * The most requests a station's range can need: each answer brings a new row, proves half a window (at least
+ * half of `windowMs`) or the span up to a row read, or is a span in doubt that the walk then skips.
  */
-export function requestCeiling(fromMs: number, toMs: number, intervalMs: number, windowMs: number): number {
+export function requestCeiling(fromMs: number, toMs: number, windowMs: number, rowsRead = 0): number {
   const range = Math.max(0, toMs - fromMs);
-  return 3 * Math.ceil(range / intervalMs) + Math.ceil(range / windowMs) + 5;
+  return 3 * rowsRead + 6 * Math.ceil(range / windowMs) + 64;
 }
 
 /**
@@ -173,7 +224,7 @@ export function whyUnread(ask: Ask, answer: AnswerShape, format: (ms: number) =>
       `the API answered the same newest rows (${size}, from ${format(oldest)}) whatever date__gt and date__lt ` +
       'asked: it cannot give older rows'
     );
-  if (newest <= ask.gtMs)
+  if (newest <= (ask.anchorMs ?? ask.gtMs))
     return (
       `the API answered the same rows at or before the date__gt asked (${size}, up to ${format(newest)}) ` +
       'whatever date__gt asked: it cannot give newer rows'

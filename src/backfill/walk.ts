@@ -64,6 +64,8 @@ interface Walk {
   readonly missing: MissingSpan[];
   rows: number;
   requests: number;
+  /** The newest row written: the next request asks for it again. */
+  lastMs: number | undefined;
 }
 
 export async function walkStation(id: number, options: WalkOptions): Promise<StationOutcome> {
@@ -71,20 +73,28 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
   const walk: Walk = {
     // Rows strictly after the cursor are still wanted; --from itself is included.
     cover: { cursorMs: fromMs - 1, proven: [], doubts: [] },
-    learnt: { largest: 0, ignoresDateLt: false },
+    learnt: { largest: 0 },
     ahead: new Map(),
     missing: [],
     rows: 0,
     requests: 0,
+    lastMs: undefined,
   };
   const windowMs = intervalMs * ROWS_PER_WINDOW;
-  const ceiling = requestCeiling(fromMs, toMs, intervalMs, windowMs);
+  const ceiling = (): number => requestCeiling(fromMs, toMs, windowMs, walk.rows + walk.ahead.size);
   while (askStart(walk.cover) < toMs - 1) {
-    if (walk.requests >= ceiling) {
-      walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs, failure: tooMany(ceiling) });
+    if (walk.requests >= ceiling()) {
+      walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs, failure: tooMany(walk.requests) });
       break;
     }
-    const failed = await walkStep(id, walk, nextAsk(walk.cover, toMs, windowMs), options);
+    const ask = nextAsk(
+      walk.cover,
+      windowMs,
+      intervalMs,
+      (ms) => walk.lastMs === ms || walk.ahead.has(ms),
+      (ms) => firstHeld(walk, ms),
+    );
+    const failed = await walkStep(id, walk, ask, options);
     if (failed) {
       walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs, failure: failed });
       break;
@@ -97,21 +107,22 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
     : { ok: false, rows: walk.rows, missing: walk.missing };
 }
 
-const tooMany = (ceiling: number): MissingSpan['failure'] => ({
+const tooMany = (requests: number): MissingSpan['failure'] => ({
   reason: 'not_served',
-  message: `the API kept answering without covering this range after ${ceiling} requests, the most it can need`,
+  message: `the API kept answering without covering this range after ${requests} requests, the most it can need`,
 });
 
 /** Everything asked: each span still in doubt is missing, and the rows after it are written. */
 async function settleDoubts(walk: Walk, options: WalkOptions): Promise<void> {
-  const { toMs, intervalMs } = options;
+  const { toMs } = options;
   while (walk.cover.cursorMs < toMs - 1) {
     const at = walk.cover.cursorMs + 1;
     const doubt = walk.cover.doubts.find((d) => d.span.fromMs <= at && d.span.toMs > at);
     const why = doubt?.why ?? 'no answer covered this span';
-    skip(walk, toMs, { reason: 'not_served', message: why }, intervalMs);
+    skip(walk, toMs, { reason: 'not_served', message: why });
     const written = release(walk);
     walk.rows += written.length;
+    if (written.length > 0) walk.lastMs = written[written.length - 1]?.reading.atMs;
     if (written.length > 0) await options.onRows(written, { rejectedRows: 0 });
     options.onCursor?.(walk.cover.cursorMs);
   }
@@ -129,7 +140,7 @@ async function walkStep(
   ask: Ask,
   options: WalkOptions,
 ): Promise<Failure | undefined> {
-  const { toMs, intervalMs } = options;
+  const { toMs } = options;
   const query: ReadingsQuery = { interval: options.interval, dateGtMs: ask.gtMs, dateLtMs: ask.ltMs };
   walk.requests++;
   const outcome = await withRetries(() => options.fetch(id, query), options, options.onRequest);
@@ -140,17 +151,19 @@ async function walkStep(
     size: answer.rows.length + answer.rejectedRows + (answer.futureRows ?? 0),
     sentLtMs: sentDateLtMs(ask.ltMs),
   };
-  const before = provenMs(walk.cover, toMs);
-  const proof = proofOf(ask, shape, walk.learnt, intervalMs);
+  // Proven past --to counts too: it moves the window asked next.
+  const before = provenMs(walk.cover, Number.POSITIVE_INFINITY);
+  const proof = proofOf(ask, shape, walk.learnt, newestReadBy(walk, ask.anchorMs ?? ask.gtMs));
   walk.learnt = proof.learnt;
-  const fresh = newRows(answer.rows, walk.cover.cursorMs, toMs);
-  walk.cover = advance(walk.cover, proof.spans, toMs, walk.learnt.largest);
+  // Rows past --to are held, never written: a window that ends at one is confirmed by it.
+  const fresh = newRows(answer.rows, walk.cover.cursorMs, Number.POSITIVE_INFINITY);
+  walk.cover = advance(walk.cover, proof.spans, toMs);
   // The usual answer is read whole, up to the new cursor, with nothing held from before: written as it is.
   const whole = walk.ahead.size === 0 && (fresh[fresh.length - 1]?.reading.atMs ?? 0) <= walk.cover.cursorMs;
   if (!whole) for (const r of fresh) if (!walk.ahead.has(r.reading.atMs)) walk.ahead.set(r.reading.atMs, r);
   // Nothing new proven: asking again would bring the same answer. The span is in doubt until a larger answer
   // shows this one was whole, and missing if none does.
-  if (provenMs(walk.cover, toMs) === before) {
+  if (provenMs(walk.cover, Number.POSITIVE_INFINITY) === before) {
     const doubt = {
       span: { fromMs: ask.gtMs + 1, toMs: ask.ltMs },
       size: shape.size,
@@ -160,23 +173,35 @@ async function walkStep(
   }
   const written = whole ? fresh : release(walk);
   walk.rows += written.length;
+  if (written.length > 0) walk.lastMs = written[written.length - 1]?.reading.atMs;
   if (written.length > 0 || answer.rejectedRows > 0 || answer.futureRows)
     await options.onRows(written, answer);
   return undefined;
 }
 
 /** Reports the span from the cursor to the next proven one as missing, and moves the cursor past it. */
-function skip(walk: Walk, toMs: number, failure: MissingSpan['failure'], intervalMs: number): void {
+function skip(walk: Walk, toMs: number, failure: MissingSpan['failure']): void {
   const end = unprovenEnd(walk.cover, toMs);
-  // A proven span starts less than an interval before its first row: the user is told up to that row.
-  let shownTo = end;
-  for (const at of walk.ahead.keys()) if (at >= end && at - end < intervalMs && at > shownTo) shownTo = at;
   const last = walk.missing[walk.missing.length - 1];
   // Spans in doubt side by side for the same reason are one missing range.
   if (last !== undefined && last.toMs > walk.cover.cursorMs && last.failure.message === failure.message)
-    walk.missing[walk.missing.length - 1] = { ...last, toMs: shownTo };
-  else walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs: shownTo, failure });
+    walk.missing[walk.missing.length - 1] = { ...last, toMs: end };
+  else walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs: end, failure });
   walk.cover = advance({ ...walk.cover, cursorMs: end - 1 }, [], toMs);
+}
+
+/** The newest row read (written or held) at or before `ms`. */
+function newestReadBy(walk: Walk, ms: number): number | undefined {
+  let newest = walk.lastMs;
+  for (const at of walk.ahead.keys()) if (at <= ms && (newest === undefined || at > newest)) newest = at;
+  return newest;
+}
+
+/** The first row held at or after `ms`. */
+function firstHeld(walk: Walk, ms: number): number | undefined {
+  let first: number | undefined;
+  for (const at of walk.ahead.keys()) if (at >= ms && (first === undefined || at < first)) first = at;
+  return first;
 }
 
 /** The rows the cursor has passed, in increasing time, taken out of those held. */

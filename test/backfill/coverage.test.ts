@@ -3,48 +3,89 @@ import { describe, expect, it } from 'vitest';
 import { advance, type Cover, nextAsk, proofOf } from '../../src/backfill/coverage.js';
 
 const I = 300_000;
+const W = 288 * I;
 const T0 = Date.UTC(2026, 9, 1);
 const TO = T0 + 1000 * I;
-const fresh = { largest: 0, ignoresDateLt: false };
 const rows = (from: number, n: number): number[] => Array.from({ length: n }, (_, i) => from + i * I);
-const ask = { gtMs: T0 - 1, ltMs: T0 + 288 * I };
+const ask = { gtMs: T0 - 1, ltMs: T0 + W };
 const shape = (times: number[], size = times.length) => ({ times, size, sentLtMs: ask.ltMs });
+const start: Cover = { cursorMs: ask.gtMs, proven: [], doubts: [] };
 
 describe('what an answer proves', () => {
-  it('an answer smaller than the largest seen was not cut: its whole window is read', () => {
-    const proof = proofOf(ask, shape(rows(T0 + 100 * I, 10)), { ...fresh, largest: 50 }, I);
-    expect(advance({ cursorMs: ask.gtMs, proven: [], doubts: [] }, proof.spans, TO).cursorMs).toBe(
-      ask.ltMs - 1,
-    );
+  it('a run proves from its oldest to its newest row, nothing either side, whatever the largest answer', () => {
+    const proof = proofOf(ask, shape(rows(T0, 10)), { largest: 50 });
+    expect(proof.spans).toEqual([{ fromMs: T0, toMs: T0 + 9 * I + 1 }]);
   });
 
-  it('the first answer may have been cut at its old end: only its run, and what lies before it is asked next', () => {
-    const proof = proofOf(ask, shape(rows(T0 + 188 * I, 100)), fresh, I);
-    const cover = advance({ cursorMs: ask.gtMs, proven: [], doubts: [] }, proof.spans, TO);
+  it('a run cut at its old end: what lies before it is asked up to just after its oldest row', () => {
+    const proof = proofOf(ask, shape(rows(T0 + 188 * I, 100)), { largest: 0 });
+    const cover = advance(start, proof.spans, TO);
     expect(cover.cursorMs).toBe(ask.gtMs);
-    // Up to less than an interval before the run's oldest row: no row lies closer to it.
-    expect(nextAsk(cover, TO, 288 * I)).toEqual({ gtMs: ask.gtMs, ltMs: T0 + 187 * I + 1 });
+    expect(
+      nextAsk(
+        cover,
+        W,
+        I,
+        () => false,
+        () => T0 + 188 * I,
+      ),
+    ).toEqual({
+      gtMs: ask.gtMs - I,
+      ltMs: T0 + 188 * I + 1,
+      knownMs: T0 + 188 * I,
+    });
   });
 
-  it('a run that starts within an interval of the cursor is read up to an interval after its newest row', () => {
-    const proof = proofOf(ask, shape(rows(T0, 100)), fresh, I);
-    const cover = advance({ cursorMs: ask.gtMs, proven: [], doubts: [] }, proof.spans, TO);
-    expect(cover.cursorMs).toBe(T0 + 100 * I - 1);
+  it('the next request starts at the row read last, asked again, and is an interval longer', () => {
+    const cover: Cover = { cursorMs: T0 + 5 * I, proven: [], doubts: [] };
+    expect(nextAsk(cover, W, I, (ms) => ms === T0 + 5 * I)).toEqual({
+      gtMs: T0 + 5 * I - 1,
+      ltMs: T0 + 5 * I + W + I,
+      anchorMs: T0 + 5 * I,
+    });
   });
 
-  it('learns that date__lt is ignored from a row more than an interval past it, and not from one at it', () => {
-    expect(proofOf(ask, shape([ask.ltMs]), fresh, I).learnt.ignoresDateLt).toBe(false);
-    expect(proofOf(ask, shape([ask.ltMs + I + 1]), fresh, I).learnt.ignoresDateLt).toBe(true);
+  it('up to a row read: proven when that row and nothing new before it came, in an answer not cut', () => {
+    const upTo = { gtMs: ask.gtMs, ltMs: T0 + 188 * I + 1, knownMs: T0 + 188 * I };
+    expect(proofOf(upTo, shape([]), { largest: 100 }).spans).toEqual([]);
+    expect(proofOf(upTo, shape([T0 + 188 * I]), { largest: 100 }).spans).toContainEqual({
+      fromMs: ask.gtMs + 1,
+      toMs: T0 + 188 * I,
+    });
+    // As large as the largest answer: it may have been cut at its old end.
+    expect(proofOf(upTo, shape([T0 + 188 * I]), { largest: 1 }).spans).toHaveLength(1);
   });
 
-  it('a span in doubt is read once a larger answer shows the doubted one was whole', () => {
+  it('an empty answer to a whole window proves its first half only: date__lt may have been rounded down', () => {
+    expect(proofOf(ask, shape([]), { largest: 0 }).spans).toEqual([{ fromMs: T0, toMs: T0 + 144 * I }]);
+  });
+
+  it('an empty answer where the row asked again should be proves nothing', () => {
+    const anchored = { gtMs: T0 - 1, ltMs: T0 + W, anchorMs: T0 };
+    expect(proofOf(anchored, shape([]), { largest: 100 }).spans).toEqual([]);
+    expect(proofOf(anchored, shape([T0]), { largest: 100 }, T0).spans).toContainEqual({
+      fromMs: T0,
+      toMs: T0 + 144 * I,
+    });
+  });
+
+  it('no proof to the end of time from a row past the date__lt sent', () => {
+    const proof = proofOf(ask, shape([ask.ltMs + 2 * I]), { largest: 100 });
+    expect(proof.spans).toEqual([{ fromMs: ask.ltMs + 2 * I, toMs: ask.ltMs + 2 * I + 1 }]);
+  });
+
+  it('rows before the window without the row read last (an API repeating an old answer) prove no window', () => {
+    const anchored = { gtMs: T0 + 99 * I - 1, ltMs: T0 + 99 * I + W, anchorMs: T0 + 99 * I };
+    expect(proofOf(anchored, shape(rows(T0, 88)), { largest: 100 }, T0 + 99 * I).spans).toHaveLength(1);
+  });
+
+  it('a span in doubt is skipped and stays in doubt, whatever is answered later', () => {
     const doubted: Cover = {
       cursorMs: ask.gtMs,
       proven: [],
       doubts: [{ span: { fromMs: ask.gtMs + 1, toMs: ask.ltMs }, size: 40, why: 'same rows' }],
     };
-    expect(nextAsk(doubted, TO, 288 * I).gtMs).toBe(ask.ltMs - 1);
-    expect(advance(doubted, [], TO, 40).cursorMs).toBe(ask.gtMs);
-    expect(advance(doubted, [], TO, 41)).toEqual({ cursorMs: ask.ltMs - 1, proven: [], doubts: [] });
+    expect(nextAsk(doubted, W, I).gtMs).toBe(ask.ltMs - 1 - I);
+    expect(advance(doubted, [], TO).cursorMs).toBe(ask.gtMs);
   });
 });

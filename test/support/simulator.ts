@@ -10,7 +10,7 @@ import {
   type SimulatorOptions,
   startSimulator as startPlainSimulator,
 } from '../../src/demo/simulator.js';
-import { type ApiBehaviour, answerTimes } from './api-behaviour.js';
+import { type ApiBehaviour, type ApiMemory, answerTimes } from './api-behaviour.js';
 
 export type Fault =
   | { readonly kind: 'none' }
@@ -76,6 +76,7 @@ export async function startSimulator(
   let lastReadingsQuery: URLSearchParams | undefined;
   let readingsInFlight = 0;
   let maxReadingsInFlight = 0;
+  const apiState = new Map<number, { requests: number; memory: ApiMemory }>();
 
   const intercept: Intercept = (req, res, route, proceed) => {
     if (route.kind === 'posts') {
@@ -95,7 +96,7 @@ export async function startSimulator(
     });
     const fixed = fixedReadings.has(route.id)
       ? fixedReadings.get(route.id)
-      : options.api && apiAnswer(route.id, route.url.searchParams, options.api);
+      : options.api && apiAnswer(route.id, route.url.searchParams, options.api, apiState);
     serveWithFault(req, res, readingsFaults.get(route.id) ?? { kind: 'none' }, () => proceed(fixed));
   };
 
@@ -129,7 +130,12 @@ export async function startSimulator(
 }
 
 /** The answer of an API of `api.behaviour` to one readings request; undefined for a query it cannot read. */
-function apiAnswer(id: number, params: URLSearchParams, api: ApiOption): unknown {
+function apiAnswer(
+  id: number,
+  params: URLSearchParams,
+  api: ApiOption,
+  state: Map<number, { requests: number; memory: ApiMemory }>,
+): unknown {
   const interval = params.get('interval') ?? '5m';
   if (!Object.hasOwn(READINGS_INTERVAL_MS, interval)) return undefined;
   const stepMs = READINGS_INTERVAL_MS[interval as ReadingsInterval];
@@ -141,7 +147,17 @@ function apiAnswer(id: number, params: URLSearchParams, api: ApiOption): unknown
     interval: interval as ReadingsInterval,
     dateGtMs: Date.now(),
   });
-  const times = answerTimes(api.times(id, stepMs), time('date__gt'), time('date__lt'), api.behaviour);
+  const station = state.get(id) ?? { requests: 0, memory: {} };
+  station.requests++;
+  state.set(id, station);
+  const times = answerTimes(
+    api.times(id, stepMs),
+    time('date__gt'),
+    time('date__lt'),
+    api.behaviour,
+    station.requests,
+    station.memory,
+  );
   return { meta, data: times.map((t) => demoRow(id, t)) };
 }
 
