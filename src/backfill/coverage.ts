@@ -52,6 +52,8 @@ export interface AnswerShape {
 export interface Proof {
   readonly spans: readonly Span[];
   readonly learnt: Learnt;
+  /** A span the answer proves empty once a larger answer shows it was not cut by a cap. */
+  readonly pending?: Span;
 }
 
 /**
@@ -65,37 +67,44 @@ export function proofOf(ask: Ask, answer: AnswerShape, learnt: Learnt, readBefor
   const oldest = sorted[0];
   const newest = sorted[sorted.length - 1];
   if (oldest !== undefined && newest !== undefined) spans.push({ fromMs: oldest, toMs: newest + 1 });
-  const window = windowProof(ask, answer, sorted, learnt.largest, readBefore);
-  if (window !== undefined) spans.push(window);
-  return { spans, learnt: next };
+  const window = windowProof(ask, answer, sorted, readBefore);
+  if (window === undefined) return { spans, learnt: next };
+  // An answer with rows may have been cut by a cap unless it holds fewer than the largest answer seen.
+  if (answer.size === 0 || answer.size < learnt.largest) return { spans: [...spans, window], learnt: next };
+  return { spans, learnt: next, pending: window };
 }
 
-/** The part of the window asked that an answer proves empty beyond its run, if any (see the head of this file). */
+/**
+ * The part of the window asked that an answer proves empty beyond its run if it was not cut (see the head of
+ * this file): an answer of rows already read only, consistent with every row read.
+ */
 function windowProof(
   ask: Ask,
   answer: AnswerShape,
   sorted: readonly number[],
-  largestBefore: number,
   readBefore: number | undefined,
 ): Span | undefined {
   const start = ask.anchorMs ?? ask.gtMs;
-  const whole = answer.size === sorted.length && answer.size < largestBefore;
+  // Rejected rows: what they were is unknown.
+  if (answer.size !== sorted.length) return undefined;
   if (ask.knownMs !== undefined) {
     // Asked up to a row already read: that row and nothing new before it. The run proves the rest when it holds
     // the anchor too; otherwise the answer must not have been cut at its old end.
     const known = ask.knownMs;
     if (!sorted.includes(known) || sorted.some((t) => t > start && t < known)) return undefined;
     if (ask.anchorMs !== undefined && sorted.includes(ask.anchorMs)) return undefined;
-    return whole ? { fromMs: ask.gtMs + 1, toMs: known } : undefined;
+    return { fromMs: ask.gtMs + 1, toMs: known };
   }
   if (ask.before) return undefined;
   if (sorted.length === 0) {
     // No row at all: but the anchor asked for is a row the API has.
-    if (answer.size > 0 || ask.anchorMs !== undefined) return undefined;
+    if (ask.anchorMs !== undefined) return undefined;
   } else {
-    // Only rows already read, up to the newest read before the window (date__gt read earlier, or the anchor).
-    if (!whole || readBefore === undefined) return undefined;
-    if (!sorted.every((t) => t <= start) || !sorted.includes(readBefore)) return undefined;
+    // Only rows before the window (date__gt read earlier, or the anchor), up to the newest read before it.
+    // Consistent with what was read: it ends at the row read last; or, nothing read yet, it lies after date__gt.
+    if (!sorted.every((t) => t <= start)) return undefined;
+    if (readBefore !== undefined ? !sorted.includes(readBefore) : !sorted.every((t) => t > ask.gtMs))
+      return undefined;
   }
   // Only the first half: an API that rounds date__lt down answers a narrower window than was asked.
   return { fromMs: ask.gtMs + 1, toMs: ask.gtMs + 1 + Math.floor((ask.ltMs - ask.gtMs) / 2) };
@@ -122,6 +131,8 @@ export interface Doubt {
   readonly span: Span;
   readonly size: number;
   readonly why: string;
+  /** What the answer proves once a larger one shows it was not cut (Proof.pending). */
+  readonly proves?: Span;
 }
 
 /** Where a station's walk stands: every row up to `cursorMs` is read; `proven` are spans read beyond it. */
@@ -131,14 +142,19 @@ export interface Cover {
   readonly doubts: readonly Doubt[];
 }
 
-/** `add` proven; the cursor moved over every proven span that starts right after it, spans before it dropped. */
-export function advance(cover: Cover, add: readonly Span[], toMs: number): Cover {
+/**
+ * `add` proven, and what the doubts an answer larger than theirs (`largest` rows) shows were not cut prove; the
+ * cursor moved over every proven span that starts right after it, spans before it dropped.
+ */
+export function advance(cover: Cover, add: readonly Span[], toMs: number, largest = 0): Cover {
+  const cleared = (d: Doubt): boolean => d.proves !== undefined && d.size < largest;
+  const proves = cover.doubts.filter(cleared).map((d) => d.proves as Span);
   let cursorMs = cover.cursorMs;
-  const proven = mergeSpans(cover.proven, add).filter((s) => s.toMs > cursorMs + 1);
+  const proven = mergeSpans(cover.proven, [...add, ...proves]).filter((s) => s.toMs > cursorMs + 1);
   while (proven[0] !== undefined && proven[0].fromMs <= cursorMs + 1) {
     cursorMs = Math.max(cursorMs, (proven.shift() as Span).toMs - 1);
   }
-  const doubts = cover.doubts.filter((d) => d.span.toMs > cursorMs + 1);
+  const doubts = cover.doubts.filter((d) => !cleared(d) && d.span.toMs > cursorMs + 1);
   return { cursorMs: Math.min(cursorMs, toMs - 1), proven, doubts };
 }
 
@@ -179,11 +195,13 @@ export function nextAsk(
   intervalMs: number,
   readAt: (ms: number) => boolean = () => false,
   firstRead: (ms: number) => number | undefined = () => undefined,
+  lookBack = true,
 ): Ask {
   const at = askStart(cover);
-  // From the row read last, asked again; else from an interval before, where a row may join the runs.
+  // From the row read last, asked again; else from an interval before, where a row may join the runs (unless
+  // rows there filled an answer already: `lookBack` false).
   const anchored = readAt(at);
-  const gtMs = anchored ? at - 1 : at - intervalMs;
+  const gtMs = anchored ? at - 1 : lookBack ? at - intervalMs : at;
   const anchor = anchored ? { anchorMs: at } : {};
   const full = gtMs + 1 + windowMs + intervalMs;
   let start = Number.POSITIVE_INFINITY;

@@ -66,6 +66,8 @@ interface Walk {
   requests: number;
   /** The newest row written: the next request asks for it again. */
   lastMs: number | undefined;
+  /** Where an answer to a request looking an interval back brought nothing new: asked again without. */
+  lookedBackAt: number | undefined;
 }
 
 export async function walkStation(id: number, options: WalkOptions): Promise<StationOutcome> {
@@ -79,6 +81,7 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
     rows: 0,
     requests: 0,
     lastMs: undefined,
+    lookedBackAt: undefined,
   };
   const windowMs = intervalMs * ROWS_PER_WINDOW;
   const ceiling = (): number => requestCeiling(fromMs, toMs, windowMs, walk.rows + walk.ahead.size);
@@ -93,6 +96,7 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
       intervalMs,
       (ms) => walk.lastMs === ms || walk.ahead.has(ms),
       (ms) => firstHeld(walk, ms),
+      walk.lookedBackAt !== askStart(walk.cover),
     );
     const failed = await walkStep(id, walk, ask, options);
     if (failed) {
@@ -140,7 +144,7 @@ async function walkStep(
   ask: Ask,
   options: WalkOptions,
 ): Promise<Failure | undefined> {
-  const { toMs } = options;
+  const { toMs, intervalMs } = options;
   const query: ReadingsQuery = { interval: options.interval, dateGtMs: ask.gtMs, dateLtMs: ask.ltMs };
   walk.requests++;
   const outcome = await withRetries(() => options.fetch(id, query), options, options.onRequest);
@@ -157,17 +161,22 @@ async function walkStep(
   walk.learnt = proof.learnt;
   // Rows past --to are held, never written: a window that ends at one is confirmed by it.
   const fresh = newRows(answer.rows, walk.cover.cursorMs, Number.POSITIVE_INFINITY);
-  walk.cover = advance(walk.cover, proof.spans, toMs);
+  walk.cover = advance(walk.cover, proof.spans, toMs, walk.learnt.largest);
   // The usual answer is read whole, up to the new cursor, with nothing held from before: written as it is.
   const whole = walk.ahead.size === 0 && (fresh[fresh.length - 1]?.reading.atMs ?? 0) <= walk.cover.cursorMs;
   if (!whole) for (const r of fresh) if (!walk.ahead.has(r.reading.atMs)) walk.ahead.set(r.reading.atMs, r);
   // Nothing new proven: asking again would bring the same answer. The span is in doubt until a larger answer
   // shows this one was whole, and missing if none does.
-  if (provenMs(walk.cover, Number.POSITIVE_INFINITY) === before) {
+  const at = ask.anchorMs ?? ask.gtMs + intervalMs;
+  const lookedBack = ask.anchorMs === undefined && walk.lookedBackAt !== at && askStart(walk.cover) === at;
+  if (provenMs(walk.cover, Number.POSITIVE_INFINITY) === before && lookedBack) {
+    walk.lookedBackAt = at;
+  } else if (provenMs(walk.cover, Number.POSITIVE_INFINITY) === before) {
     const doubt = {
       span: { fromMs: ask.gtMs + 1, toMs: ask.ltMs },
       size: shape.size,
       why: whyUnread(ask, shape, formatTime),
+      ...(proof.pending === undefined ? {} : { proves: proof.pending }),
     };
     walk.cover = { ...walk.cover, doubts: [...walk.cover.doubts, doubt] };
   }
