@@ -54,6 +54,8 @@ export interface Proof {
   readonly learnt: Learnt;
   /** A span the answer proves empty once a larger answer shows it was not cut by a cap. */
   readonly pending?: Span;
+  /** The span it proves empty beyond its run, if any: a row seen there later shows the API narrows the dates. */
+  readonly empty?: Span;
 }
 
 /**
@@ -70,7 +72,8 @@ export function proofOf(ask: Ask, answer: AnswerShape, learnt: Learnt, readBefor
   const window = windowProof(ask, answer, sorted, readBefore);
   if (window === undefined) return { spans, learnt: next };
   // An answer with rows may have been cut by a cap unless it holds fewer than the largest answer seen.
-  if (answer.size === 0 || answer.size < learnt.largest) return { spans: [...spans, window], learnt: next };
+  if (answer.size === 0 || answer.size < learnt.largest)
+    return { spans: [...spans, window], learnt: next, empty: window };
   return { spans, learnt: next, pending: window };
 }
 
@@ -92,7 +95,8 @@ function windowProof(
     // the anchor too; otherwise the answer must not have been cut at its old end.
     const known = ask.knownMs;
     if (!sorted.includes(known) || sorted.some((t) => t > start && t < known)) return undefined;
-    if (ask.anchorMs !== undefined && sorted.includes(ask.anchorMs)) return undefined;
+    // With the anchor, the run proves it all; without it, the answer missed a row the API has.
+    if (ask.anchorMs !== undefined) return undefined;
     return { fromMs: ask.gtMs + 1, toMs: known };
   }
   if (ask.before) return undefined;
@@ -107,7 +111,21 @@ function windowProof(
       return undefined;
   }
   // Only the first half: an API that rounds date__lt down answers a narrower window than was asked.
-  return { fromMs: ask.gtMs + 1, toMs: ask.gtMs + 1 + Math.floor((ask.ltMs - ask.gtMs) / 2) };
+  return { fromMs: start + 1, toMs: ask.gtMs + 1 + Math.floor((ask.ltMs - ask.gtMs) / 2) };
+}
+
+/** The span of `spans` (sorted, disjoint) that holds `ms`, if any. */
+export function spanHolding(spans: readonly Span[], ms: number): Span | undefined {
+  let lo = 0;
+  let hi = spans.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = spans[mid] as Span;
+    if (ms < s.fromMs) hi = mid - 1;
+    else if (ms >= s.toMs) lo = mid + 1;
+    else return s;
+  }
+  return undefined;
 }
 
 /** `spans` with `add` merged in: sorted, disjoint, touching spans joined. */

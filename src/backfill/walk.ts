@@ -14,10 +14,13 @@ import {
   askStart,
   type Cover,
   type Learnt,
+  mergeSpans,
   nextAsk,
   proofOf,
   provenMs,
   requestCeiling,
+  type Span,
+  spanHolding,
   unprovenEnd,
   whyUnread,
 } from './coverage.js';
@@ -68,6 +71,10 @@ interface Walk {
   lastMs: number | undefined;
   /** Where an answer to a request looking an interval back brought nothing new: asked again without. */
   lookedBackAt: number | undefined;
+  /** Spans proven empty by an answer (not by a run): a row seen there later contradicts it. */
+  emptied: Span[];
+  /** Spans proven empty where a later answer brought a row too late to write in order. */
+  readonly contradicted: MissingSpan[];
 }
 
 export async function walkStation(id: number, options: WalkOptions): Promise<StationOutcome> {
@@ -82,6 +89,8 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
     requests: 0,
     lastMs: undefined,
     lookedBackAt: undefined,
+    emptied: [],
+    contradicted: [],
   };
   const windowMs = intervalMs * ROWS_PER_WINDOW;
   const ceiling = (): number => requestCeiling(fromMs, toMs, windowMs, walk.rows + walk.ahead.size);
@@ -106,9 +115,11 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
     options.onCursor?.(walk.cover.cursorMs);
   }
   if (walk.missing.length === 0) await settleDoubts(walk, options);
-  return walk.missing.length === 0
-    ? { ok: true, rows: walk.rows }
-    : { ok: false, rows: walk.rows, missing: walk.missing };
+  const contradicted = walk.contradicted
+    .map((m) => ({ ...m, fromMs: Math.max(m.fromMs, fromMs), toMs: Math.min(m.toMs, toMs) }))
+    .filter((m) => m.toMs > m.fromMs);
+  const missing = [...walk.missing, ...contradicted].sort((a, b) => a.fromMs - b.fromMs);
+  return missing.length === 0 ? { ok: true, rows: walk.rows } : { ok: false, rows: walk.rows, missing };
 }
 
 const tooMany = (requests: number): MissingSpan['failure'] => ({
@@ -160,6 +171,8 @@ async function walkStep(
   const proof = proofOf(ask, shape, walk.learnt, newestReadBy(walk, ask.anchorMs ?? ask.gtMs));
   walk.learnt = proof.learnt;
   // Rows past --to are held, never written: a window that ends at one is confirmed by it.
+  noteContradictions(walk, shape.times);
+  if (proof.empty !== undefined) walk.emptied = mergeSpans(walk.emptied, [proof.empty]);
   const fresh = newRows(answer.rows, walk.cover.cursorMs, Number.POSITIVE_INFINITY);
   walk.cover = advance(walk.cover, proof.spans, toMs, walk.learnt.largest);
   // The usual answer is read whole, up to the new cursor, with nothing held from before: written as it is.
@@ -197,6 +210,28 @@ function skip(walk: Walk, toMs: number, failure: MissingSpan['failure']): void {
     walk.missing[walk.missing.length - 1] = { ...last, toMs: end };
   else walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs: end, failure });
   walk.cover = advance({ ...walk.cover, cursorMs: end - 1 }, [], toMs);
+}
+
+/**
+ * A row at or before the cursor inside a span an earlier answer proved empty: the API narrows date__gt or
+ * date__lt, and the row cannot be written in order any more. Its span is named missing, never passed over.
+ */
+function noteContradictions(walk: Walk, times: readonly number[]): void {
+  for (const t of times) {
+    if (t > walk.cover.cursorMs) continue;
+    const span = spanHolding(walk.emptied, t);
+    if (span === undefined || walk.contradicted.some((m) => m.fromMs === span.fromMs)) continue;
+    walk.contradicted.push({
+      fromMs: span.fromMs,
+      toMs: span.toMs,
+      failure: {
+        reason: 'not_served',
+        message:
+          `the API gave a row at ${formatTime(t)} inside a span an earlier answer showed empty: ` +
+          'it narrows date__gt or date__lt, so rows there may be missing',
+      },
+    });
+  }
 }
 
 /** The newest row read (written or held) at or before `ms`. */

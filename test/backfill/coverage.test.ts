@@ -63,8 +63,9 @@ describe('what an answer proves', () => {
   it('an empty answer where the row asked again should be proves nothing', () => {
     const anchored = { gtMs: T0 - 1, ltMs: T0 + W, anchorMs: T0 };
     expect(proofOf(anchored, shape([]), { largest: 100 }).spans).toEqual([]);
+    // After the anchor: the row asked again is no part of what is proven empty.
     expect(proofOf(anchored, shape([T0]), { largest: 100 }, T0).spans).toContainEqual({
-      fromMs: T0,
+      fromMs: T0 + 1,
       toMs: T0 + 144 * I,
     });
   });

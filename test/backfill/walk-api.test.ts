@@ -68,12 +68,13 @@ async function walk(
   times: readonly number[],
   api: ApiBehaviour,
   range: { fromMs: number; toMs: number; stepMs: number } = { fromMs: FROM, toMs: TO, stepMs: STEP },
+  wrap: (fetch: WalkOptions['fetch']) => WalkOptions['fetch'] = (f) => f,
 ): Promise<Walked> {
   const log: ReadingsQuery[] = [];
   const seen = new Set<number>();
   const written: RowReading[] = [];
   const outcome = await walkStation(1, {
-    fetch: apiFetch(times, api, log, seen),
+    fetch: wrap(apiFetch(times, api, log, seen)),
     interval: range.stepMs === STEP ? '5m' : '1h',
     intervalMs: range.stepMs,
     fromMs: range.fromMs,
@@ -235,6 +236,36 @@ describe('what is said missing', () => {
     // From the millisecond after the last row read: nothing says where the next row is.
     expect(got.missing.map((m) => [m.fromMs, m.toMs])).toEqual([[last + 1, TO]]);
     expect(got.missing[0]?.failure.message).toMatch(/at or before the date__gt asked/);
+  });
+
+  it('a row later seen inside a span an answer showed empty: that span is named missing, never passed over', async () => {
+    // The first answer is empty though the rows are there (a host that narrowed the dates once); later answers
+    // ignore date__gt and bring them, too late to be written in order.
+    const api: ApiBehaviour = {
+      ...ORDERS['oldest first'],
+      cap: Number.POSITIVE_INFINITY,
+      dateGt: 'ignored',
+      dateLt: 'exclusive',
+    };
+    let n = 0;
+    const got = await walk(
+      times,
+      api,
+      undefined,
+      (honest) => async (id, q) =>
+        ++n === 1 ? { ok: true, value: { rows: [], rejectedRows: 0 } } : honest(id, q),
+    );
+    expect(got.ok).toBe(false);
+    const outcome = got;
+    const first = outcome.missing[0];
+    expect(first?.fromMs).toBe(FROM);
+    expect(first?.failure.message).toMatch(/inside a span an earlier answer showed empty: it narrows/);
+    // Every row not written is inside a span named missing.
+    const done = new Set(got.written.map(([t]) => t));
+    const unnamed = inRange.filter(
+      (t) => !done.has(t) && !got.missing.some((m) => t >= m.fromMs && t < m.toMs),
+    );
+    expect(unnamed).toEqual([]);
   });
 
   it('a range of no rows at all is complete, not missing', async () => {
