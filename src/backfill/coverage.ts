@@ -246,6 +246,18 @@ export function requestCeiling(fromMs: number, toMs: number, windowMs: number, r
  */
 export function whyUnread(ask: Ask, answer: AnswerShape, format: (ms: number) => string): string {
   const { times, size } = answer;
+  if (ask.knownMs !== undefined && !times.includes(ask.knownMs))
+    return (
+      `the API did not give back the row at ${format(ask.knownMs)} when asked up to just after it: it narrows ` +
+      'date__lt or cuts its answers there, so what lies before that row cannot be confirmed'
+    );
+  if (size === 0 && ask.anchorMs !== undefined)
+    return (
+      `the API answered no rows where the row at ${format(ask.anchorMs)}, read before, should be: it narrows ` +
+      'date__gt, so this span cannot be confirmed'
+    );
+  if (size === 0)
+    return 'the API answered no rows up to rows already read, and nothing confirms the span empty';
   if (times.length === 0)
     return `the API answered ${size} rows for this range, none of them readable (all rejected)`;
   // Loops, not Math.max(...times): an answer of many thousand rows would overflow the call's arguments.

@@ -268,6 +268,22 @@ describe('what is said missing', () => {
     expect(unnamed).toEqual([]);
   });
 
+  it('date__lt rounded down under a cap that keeps the newest rows: each span it hides named, and why', async () => {
+    const api: ApiBehaviour = {
+      ...ORDERS['newest first'],
+      cap: 100,
+      dateGt: 'exclusive',
+      dateLt: 'hour down',
+    };
+    const got = await walk(times, api);
+    expectSound(got, times, api);
+    expect(got.missing.length).toBeGreaterThan(0);
+    for (const m of got.missing)
+      expect(m.failure.message).toMatch(
+        /did not give back the row at .* when asked up to just after it: it narrows date__lt/,
+      );
+  });
+
   it('a range of no rows at all is complete, not missing', async () => {
     const got = await walk(stationTimes(FROM - DAY, FROM - STEP, STEP), {
       ...ORDERS['newest first'],
