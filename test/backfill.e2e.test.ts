@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKFILL_FAMILIES } from '../src/backfill/samples.js';
 import { demoHistoryIntercept, demoReadings } from '../src/demo/history.js';
-import { demoHasNoReadings } from '../src/demo/readings.js';
+import { demoHasNoReadings, demoRow } from '../src/demo/readings.js';
 import {
   type Simulator as DemoSimulator,
   startSimulator as startDemoSimulator,
@@ -24,6 +24,7 @@ import {
   RULES_FILE,
   substitute,
 } from './monitoring/model.js';
+import { type ApiBehaviour, ORDERS, stationTimes } from './support/api-behaviour.js';
 import { runBackfill, spawnBackfill } from './support/backfill.js';
 import { readStrictOpenMetrics } from './support/openmetrics-strict.js';
 import { prometheusPath, type RunningPrometheus, startPrometheus } from './support/prometheus.js';
@@ -215,6 +216,100 @@ describe.skipIf(!promtoolPath() || !prometheusPath())('backfill into Prometheus 
   it('never writes the API key into the file or the output', () => {
     expect(readFileSync(join(dir, 'air.om'), 'utf8')).not.toContain(KEY);
     expect(run.stderr + run.stdout).not.toContain(KEY);
+  });
+});
+
+describe('an API that cuts, orders and filters its answers as it likes', () => {
+  const ids = [1000, 1102, 1034];
+  const OFFLINE = 1102;
+  // --from with milliseconds, not on a row's time: what is missing must start at that very millisecond.
+  const from = TO - DAY + 1234;
+  const times = (id: number, stepMs: number): number[] =>
+    stationTimes(
+      FROM - DAY,
+      NOW - stepMs,
+      stepMs,
+      id === OFFLINE ? [[TO - 18 * 3600_000, TO - 9 * 3600_000]] : [],
+    );
+  const inRange = (id: number): number[] => times(id, STEP).filter((t) => t >= from && t < TO);
+  const stationPosts = posts.filter((p) => ids.includes((p as { id: number }).id));
+
+  /** Each station's row times in the file, from its timestamp series. */
+  function writtenTimes(text: string): Map<number, number[]> {
+    const out = new Map<number, number[]>();
+    for (const m of text.matchAll(
+      /^cityair_measurement_timestamp_seconds\{id="(\d+)"[^}]*\} (\S+) (\S+)$/gm,
+    )) {
+      expect(Number(m[2])).toBe(Number(m[3]));
+      const list = out.get(Number(m[1])) ?? [];
+      list.push(Math.round(Number(m[2]) * 1000));
+      out.set(Number(m[1]), list);
+    }
+    return out;
+  }
+
+  async function backfillFrom(behaviour: ApiBehaviour, name: string) {
+    const sim = await startSimulator({ posts: stationPosts, apiKey: KEY, api: { behaviour, times } });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'cityair-backfill-api-'));
+      const output = join(dir, `${name}.om`);
+      const run = await runBackfill(
+        [
+          `--upstream.url=${sim.baseUrl}`,
+          `--from=${iso(from)}`,
+          `--to=${iso(TO)}`,
+          `--output=${output}`,
+          ...LABELS,
+        ],
+        env,
+      );
+      return { run, text: existsSync(output) ? readFileSync(output, 'utf8') : '' };
+    } finally {
+      await sim.close();
+    }
+  }
+
+  it('exits 0 with every row of the range, exactly, from an API that answers its newest 100 rows first', async () => {
+    const { run, text } = await backfillFrom(
+      { ...ORDERS['newest first'], cap: 100, dateGt: 'exclusive', dateLt: 'exclusive' },
+      'newest',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('backfill complete');
+    const written = writtenTimes(text);
+    for (const id of ids) expect(written.get(id), `station ${id}`).toEqual(inRange(id));
+    // Values too: the first station's PM2.5 at each row is the simulator's, converted.
+    const pm = [
+      ...text.matchAll(
+        /^cityair_concentration_micrograms_per_cubic_meter\{id="1000",substance="pm2.5"[^}]*\} (\S+) (\S+)$/gm,
+      ),
+    ];
+    expect(pm.map((m) => Math.round(Number(m[2]) * 1000))).toEqual(inRange(1000));
+    for (const m of pm) {
+      const t = Math.round(Number(m[2]) * 1000);
+      expect(Number(m[1])).toBe(converted(demoRow(1000, t).pm2, 'mg/m³'));
+    }
+  });
+
+  it('exits 1 naming each station, the exact range and why, from an API that answers its latest rows whatever it is asked', async () => {
+    const { run } = await backfillFrom(
+      { ...ORDERS['newest first'], cap: 100, dateGt: 'ignored', dateLt: 'ignored' },
+      'latest',
+    );
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`${ids.length} stations (0 read, ${ids.length} failed)`);
+    const fromText = iso(from);
+    expect(fromText).toMatch(/\.234Z$/);
+    for (const id of ids) {
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `  ${id}: not_served: the API answered the same newest rows .*whatever date__gt .*; missing ${fromText} to ${iso(TO).replace('.000Z', 'Z')}`,
+        ),
+      );
+    }
+    expect(run.stderr).toContain(
+      `--from=${fromText} --to=${iso(TO).replace('.000Z', 'Z')} --measurements.stations=1000,1034,1102`,
+    );
   });
 });
 

@@ -229,4 +229,42 @@ describe('remote write', () => {
       server.close();
     }
   }, 60_000);
+
+  it.each([100, 10_000])(
+    'never sends more samples in a request than --remote-write.max-samples-per-send=%i, and sends them all',
+    async (cap) => {
+      const sizes: number[] = [];
+      const server: Server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const decoded = decodeWriteRequest(Buffer.concat(chunks), (b) => uncompress(b)) as {
+            timeseries?: { samples?: unknown[] }[];
+          };
+          sizes.push((decoded.timeseries ?? []).reduce((n, s) => n + (s.samples?.length ?? 0), 0));
+          res.writeHead(204).end();
+        });
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const port = (server.address() as { port: number }).port;
+      try {
+        const run = await runBackfill(
+          [
+            ...args(sim, `http://127.0.0.1:${port}/api/v1/write`).filter((a) => !a.includes('max-samples')),
+            `--remote-write.max-samples-per-send=${cap}`,
+          ],
+          { CITYAIR_API_KEY: KEY },
+        );
+        expect(run.code, run.stderr).toBe(0);
+        const total = Number(/([\d,]+) samples/.exec(run.stderr)?.[1]?.replace(/,/g, ''));
+        expect(sizes.reduce((a, b) => a + b, 0)).toBe(total);
+        expect(Math.max(...sizes)).toBeLessThanOrEqual(cap);
+        // Full requests: only the last one of the run may be short.
+        expect(sizes.slice(0, -1).every((n) => n === cap)).toBe(true);
+      } finally {
+        server.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -90,22 +90,29 @@ export async function remoteWriteSink(
       write: async (rows) => {
         if (failed) throw failed;
         let samples = 0;
-        const batch = pending;
+        // One row's samples at a time, so that a request is sent the moment it is full, mid-answer if need be:
+        // no request carries more than the cap, whatever the size of an answer.
+        const row: { series: Series; value: number; timestamp: number }[] = [];
         const visit = (s: Series, value: number, timestamp: number): void => {
-          let p = batch.series.get(s);
-          if (p === undefined) {
-            p = { labels: wireLabels(s.family.name, s.labels), samples: [] };
-            batch.series.set(s, p);
-          }
-          p.samples.push({ value, timestamp });
-          samples++;
+          row.push({ series: s, value, timestamp });
         };
-        for (const { reading } of rows) forEachSample(reading, series, visit);
-        const first = rows[0]?.reading.atMs;
-        if (samples > 0 && first !== undefined && !batch.earliest.has(owner))
-          batch.earliest.set(owner, first);
-        batch.samples += samples;
-        if (batch.samples >= target.maxSamplesPerSend) await flush();
+        for (const { reading } of rows) {
+          row.length = 0;
+          forEachSample(reading, series, visit);
+          for (const sample of row) {
+            const batch = pending;
+            let p = batch.series.get(sample.series);
+            if (p === undefined) {
+              p = { labels: wireLabels(sample.series.family.name, sample.series.labels), samples: [] };
+              batch.series.set(sample.series, p);
+            }
+            p.samples.push({ value: sample.value, timestamp: sample.timestamp });
+            if (!batch.earliest.has(owner)) batch.earliest.set(owner, sample.timestamp);
+            batch.samples++;
+            samples++;
+            if (batch.samples >= target.maxSamplesPerSend) await flush();
+          }
+        }
         return samples;
       },
       unwrittenFromMs: () => {

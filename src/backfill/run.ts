@@ -85,7 +85,8 @@ export async function runBackfill(options: RunOptions): Promise<RunResult> {
       try {
         const outcome = await readStation(station, options, retry, state);
         if (!outcome.ok)
-          failed.push({ id: station.id, failure: outcome.failure, missingFromMs: outcome.missingFromMs });
+          for (const m of outcome.missing)
+            failed.push({ id: station.id, failure: m.failure, missingFromMs: m.fromMs, missingToMs: m.toMs });
       } catch (error) {
         // Only the sink throws (a full disk, a closed pipe): nothing more can be written.
         sinkError ??= error as Error;
@@ -98,10 +99,10 @@ export async function runBackfill(options: RunOptions): Promise<RunResult> {
   const acceptedSamples = options.sink.acceptedSamples?.();
   if (sinkError && acceptedSamples !== undefined) {
     const all = unwritten(stations, written, failed, options.fromMs, sinkError.message);
-    stats.stationsFailed = all.length;
+    stats.stationsFailed = new Set(all.map((f) => f.id)).size;
     return { ok: true, failed: all, sinkFailure: { message: sinkError.message, acceptedSamples } };
   }
-  stats.stationsFailed = failed.length;
+  stats.stationsFailed = new Set(failed.map((f) => f.id)).size;
   return sinkError ? { ok: false, failure: sinkError } : { ok: true, failed };
 }
 

@@ -9,8 +9,12 @@ import { formatTime } from './time-spec.js';
 export interface FailedStation {
   readonly id: number;
   /** Why the station's range is missing: a failed read, or `not_written` when the sink refused its samples. */
-  readonly failure: Pick<Failure, 'message'> & { readonly reason: Failure['reason'] | 'not_written' };
+  readonly failure: Pick<Failure, 'message'> & {
+    readonly reason: Failure['reason'] | 'not_written' | 'not_served';
+  };
   readonly missingFromMs: number;
+  /** The end of the range missing (exclusive); --to when unset. */
+  readonly missingToMs?: number;
 }
 
 export interface SummaryInput {
@@ -29,10 +33,11 @@ const count = (n: number): string => n.toLocaleString('en-US');
 
 export function summaryText(input: SummaryInput): string {
   const { stats, failed } = input;
-  const read = stats.stationsTotal - failed.length;
+  const failedIds = new Set(failed.map((f) => f.id)).size;
+  const read = stats.stationsTotal - failedIds;
   const lines = [
     `backfill ${failed.length === 0 ? 'complete' : 'incomplete'} in ${clock((input.nowMs - stats.startedAtMs) / 1000)}: ` +
-      `${count(stats.stationsTotal)} stations (${count(read)} read, ${count(failed.length)} failed), ` +
+      `${count(stats.stationsTotal)} stations (${count(read)} read, ${count(failedIds)} failed), ` +
       `${count(stats.rows)} rows, ${count(stats.samples)} samples, ` +
       `${count(stats.requests)} requests (${count(stats.failedRequests)} failed)`,
     `range asked: ${formatTime(input.fromMs)} to ${formatTime(input.toMs)}; rows found from ` +
@@ -52,9 +57,11 @@ export function summaryText(input: SummaryInput): string {
   }
   if (failed.length > 0) {
     lines.push('failed stations:');
-    for (const f of [...failed].sort((a, b) => a.id - b.id)) {
+    const order = (a: FailedStation, b: FailedStation): number =>
+      a.id - b.id || a.missingFromMs - b.missingFromMs;
+    for (const f of [...failed].sort(order)) {
       lines.push(
-        `  ${f.id}: ${f.failure.reason}: ${f.failure.message}; missing ${formatTime(f.missingFromMs)} to ${formatTime(input.toMs)}`,
+        `  ${f.id}: ${f.failure.reason}: ${f.failure.message}; missing ${formatTime(f.missingFromMs)} to ${formatTime(f.missingToMs ?? input.toMs)}`,
       );
     }
     if (input.retry) lines.push('retry exactly these stations with:', `  ${input.retry}`);
@@ -75,8 +82,8 @@ export type ArgToken =
 const REPLACED = new Set(['from', 'to', 'measurements.stations', 'output']);
 
 /**
- * The same command for the failed stations only: their earliest missing time to the same end (as an absolute
- * time: "now" will have moved), the output renamed so the first file is not replaced.
+ * The same command for the failed stations only: their earliest missing time to the end of their latest missing
+ * range (as absolute times: "now" will have moved), the output renamed so the first file is not replaced.
  */
 export function retryCommand(
   program: readonly string[],
@@ -86,6 +93,7 @@ export function retryCommand(
   output: string | undefined,
 ): string {
   const from = Math.min(...failed.map((f) => f.missingFromMs));
+  const to = Math.max(...failed.map((f) => f.missingToMs ?? toMs));
   const ids = [...new Set(failed.map((f) => f.id))].sort((a, b) => a - b).join(',');
   const kept: string[] = [];
   for (const t of tokens) {
@@ -96,7 +104,7 @@ export function retryCommand(
     ...program,
     'backfill',
     `--from=${formatTime(from)}`,
-    `--to=${formatTime(toMs)}`,
+    `--to=${formatTime(to)}`,
     `--measurements.stations=${ids}`,
     ...(output === undefined ? [] : [`--output=${retryOutput(output)}`]),
     ...kept,

@@ -1,11 +1,31 @@
-// Walks one station's history forward: ask for the rows after a cursor, within a window that suits the interval,
-// move the cursor to the newest row received, and go on until --to. Nothing here relies on the API honouring
-// date__lt or capping answers at any size: an answer that stops short is followed from its newest row, one that
-// goes past the window only moves the cursor further. Each request is retried as retry.ts says.
+// Walks one station's history forward: ask for the first span after the cursor that no answer has proven read
+// (at most a window of 288 rows of the interval), fold what the answer proves into what is known (coverage.ts),
+// and write the rows before the cursor as it moves. An answer cut by a cap at either end, in any order, or an API
+// that ignores or stretches date__gt or date__lt, only changes which span is asked next; a span the API will not
+// give (it answers the same rows whatever is asked) is reported missing, with why, and skipped. Each request is
+// retried as retry.ts says.
 import { type FetchReadingRows, type ReadingsQuery, sentDateLtMs } from '../readings/read.js';
 import type { ParsedRows, ReadingsInterval, RowReading } from '../readings/schema.js';
 import type { Failure, Result } from '../upstream/failure.js';
+import {
+  type AnswerShape,
+  type Ask,
+  advance,
+  askStart,
+  type Cover,
+  type Learnt,
+  mergeSpans,
+  nextAsk,
+  proofOf,
+  provenMs,
+  requestCeiling,
+  type Span,
+  spanHolding,
+  unprovenEnd,
+  whyUnread,
+} from './coverage.js';
 import { type RetryOptions, withRetries } from './retry.js';
+import { formatTime } from './time-spec.js';
 
 /** Rows per request the window is sized for: a day of 5-minute rows. */
 export const ROWS_PER_WINDOW = 288;
@@ -23,81 +43,221 @@ export interface WalkOptions extends RetryOptions {
     rows: readonly RowReading[],
     answer: { readonly rejectedRows: number; readonly futureRows?: number },
   ) => Promise<void>;
-  /** Where the station's walk stands: every row up to this time has been asked for. */
+  /** Where the station's walk stands: every row up to this time has been read. */
   readonly onCursor?: (cursorMs: number) => void;
+}
+
+/** A span of the station's range not read, and why: a request that failed, or an API that would not give it. */
+export interface MissingSpan {
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly failure: Pick<Failure, 'message'> & { readonly reason: Failure['reason'] | 'not_served' };
 }
 
 export type StationOutcome =
   | { readonly ok: true; readonly rows: number }
-  | {
-      readonly ok: false;
-      readonly rows: number;
-      readonly failure: Failure;
-      /** The part of [from, to) not read: from here to --to. */
-      readonly missingFromMs: number;
-    };
+  | { readonly ok: false; readonly rows: number; readonly missing: readonly MissingSpan[] };
+
+/** A station's walk as plain data: what is proven, the rows read and not yet written, what it has learnt. */
+interface Walk {
+  cover: Cover;
+  learnt: Learnt;
+  /** Rows after the cursor, by time: written once the cursor passes them. */
+  readonly ahead: Map<number, RowReading>;
+  readonly missing: MissingSpan[];
+  rows: number;
+  requests: number;
+  /** The newest row written: the next request asks for it again. */
+  lastMs: number | undefined;
+  /** Where an answer to a request looking an interval back brought nothing new: asked again without. */
+  lookedBackAt: number | undefined;
+  /** Spans proven empty by an answer (not by a run): a row seen there later contradicts it. */
+  emptied: Span[];
+  /** Spans proven empty where a later answer brought a row too late to write in order. */
+  readonly contradicted: MissingSpan[];
+}
 
 export async function walkStation(id: number, options: WalkOptions): Promise<StationOutcome> {
-  // Rows strictly after the cursor are still wanted; --from itself is included.
-  let at: Where = { cursor: options.fromMs - 1, ignoresDateLt: false };
-  let rows = 0;
-  while (at.cursor < options.toMs - 1) {
-    const step = await walkStep(id, at, options);
-    if (!step.ok) {
-      const missingFromMs = Math.max(options.fromMs, Math.floor(at.cursor / 1000) * 1000 + 1000);
-      return { ok: false, rows, failure: step.failure, missingFromMs };
+  const { fromMs, toMs, intervalMs } = options;
+  const walk: Walk = {
+    // Rows strictly after the cursor are still wanted; --from itself is included.
+    cover: { cursorMs: fromMs - 1, proven: [], doubts: [] },
+    learnt: { largest: 0 },
+    ahead: new Map(),
+    missing: [],
+    rows: 0,
+    requests: 0,
+    lastMs: undefined,
+    lookedBackAt: undefined,
+    emptied: [],
+    contradicted: [],
+  };
+  const windowMs = intervalMs * ROWS_PER_WINDOW;
+  const ceiling = (): number => requestCeiling(fromMs, toMs, windowMs, walk.rows + walk.ahead.size);
+  while (askStart(walk.cover) < toMs - 1) {
+    if (walk.requests >= ceiling()) {
+      walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs, failure: tooMany(walk.requests) });
+      break;
     }
-    rows += step.rows;
-    if (step.next === undefined) break;
-    at = step.next;
-    options.onCursor?.(at.cursor);
+    const ask = nextAsk(
+      walk.cover,
+      windowMs,
+      intervalMs,
+      (ms) => walk.lastMs === ms || walk.ahead.has(ms),
+      (ms) => firstHeld(walk, ms),
+      walk.lookedBackAt !== askStart(walk.cover),
+    );
+    const failed = await walkStep(id, walk, ask, options);
+    if (failed) {
+      walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs, failure: failed });
+      break;
+    }
+    options.onCursor?.(walk.cover.cursorMs);
   }
-  return { ok: true, rows };
+  if (walk.missing.length === 0) await settleDoubts(walk, options);
+  const contradicted = walk.contradicted
+    .map((m) => ({ ...m, fromMs: Math.max(m.fromMs, fromMs), toMs: Math.min(m.toMs, toMs) }))
+    .filter((m) => m.toMs > m.fromMs);
+  const missing = [...walk.missing, ...contradicted].sort((a, b) => a.fromMs - b.fromMs);
+  return missing.length === 0 ? { ok: true, rows: walk.rows } : { ok: false, rows: walk.rows, missing };
 }
 
-/** Where a station's walk stands. */
-interface Where {
-  readonly cursor: number;
-  /**
-   * Learnt from this station's own answers only: another station's overshooting answer says nothing about this
-   * one's gaps, and ending a walk on its evidence would drop every row after a gap.
-   */
-  readonly ignoresDateLt: boolean;
-}
+const tooMany = (requests: number): MissingSpan['failure'] => ({
+  reason: 'not_served',
+  message: `the API kept answering without covering this range after ${requests} requests, the most it can need`,
+});
 
-type Step =
-  | { readonly ok: true; readonly rows: number; readonly next: Where | undefined }
-  | { readonly ok: false; readonly failure: Failure };
+/** Everything asked: each span still in doubt is missing, and the rows after it are written. */
+async function settleDoubts(walk: Walk, options: WalkOptions): Promise<void> {
+  const { toMs } = options;
+  while (walk.cover.cursorMs < toMs - 1) {
+    const at = walk.cover.cursorMs + 1;
+    const doubt = walk.cover.doubts.find((d) => d.span.fromMs <= at && d.span.toMs > at);
+    const why = doubt?.why ?? 'no answer covered this span';
+    skip(walk, toMs, { reason: 'not_served', message: why });
+    const written = release(walk);
+    walk.rows += written.length;
+    if (written.length > 0) walk.lastMs = written[written.length - 1]?.reading.atMs;
+    if (written.length > 0) await options.onRows(written, { rejectedRows: 0 });
+    options.onCursor?.(walk.cover.cursorMs);
+  }
+}
 
 /**
- * One request of the walk, its new rows handed on, and where the walk goes next (undefined: the station is done).
- * A function of its own so that the answer, rows and all, is garbage once it returns: the walk itself then awaits
- * the next request for as long as the API takes, and what its frame held would live through collections.
+ * One request of the walk, what it proves folded in and the rows it lets go written; a failure when it could not
+ * be read. A function of its own so that the answer, rows and all, is garbage once it returns: the walk itself
+ * then awaits the next request for as long as the API takes, and what its frame held would live through
+ * collections.
  */
-async function walkStep(id: number, at: Where, options: WalkOptions): Promise<Step> {
-  const { cursor } = at;
-  const windowEnd = Math.min(cursor + 1 + options.intervalMs * ROWS_PER_WINDOW, options.toMs);
-  const query: ReadingsQuery = { interval: options.interval, dateGtMs: cursor, dateLtMs: windowEnd };
+async function walkStep(
+  id: number,
+  walk: Walk,
+  ask: Ask,
+  options: WalkOptions,
+): Promise<Failure | undefined> {
+  const { toMs, intervalMs } = options;
+  const query: ReadingsQuery = { interval: options.interval, dateGtMs: ask.gtMs, dateLtMs: ask.ltMs };
+  walk.requests++;
   const outcome = await withRetries(() => options.fetch(id, query), options, options.onRequest);
-  if (!outcome.ok) return { ok: false, failure: outcome };
+  if (!outcome.ok) return outcome;
   const answer = outcome.value;
-  const fresh = newRows(answer.rows, cursor, options.toMs);
-  if (fresh.length > 0 || answer.rejectedRows > 0 || answer.futureRows) await options.onRows(fresh, answer);
-  const newest = newestOf(answer.rows);
-  // A row at the date__lt sent, or within an interval of it, is no sign: an API may read it as "at or before", or
-  // round it up to its own step.
-  const beyond = sentDateLtMs(windowEnd) + options.intervalMs;
-  const ignoresDateLt = at.ignoresDateLt || (newest !== undefined && newest > beyond);
-  // Nothing newer: if this station's answers have gone past date__lt, the empty answer covered everything after
-  // the cursor and nothing newer exists; otherwise this window may be a gap (a station switched off for a day),
-  // and the walk goes on after it.
-  const next =
-    newest !== undefined && newest > cursor
-      ? { cursor: newest, ignoresDateLt }
-      : ignoresDateLt
-        ? undefined
-        : { cursor: windowEnd - 1, ignoresDateLt };
-  return { ok: true, rows: fresh.length, next };
+  const shape: AnswerShape = {
+    times: answer.rows.map((r) => r.reading.atMs),
+    size: answer.rows.length + answer.rejectedRows + (answer.futureRows ?? 0),
+    sentLtMs: sentDateLtMs(ask.ltMs),
+  };
+  // Proven past --to counts too: it moves the window asked next.
+  const before = provenMs(walk.cover, Number.POSITIVE_INFINITY);
+  const proof = proofOf(ask, shape, walk.learnt, newestReadBy(walk, ask.anchorMs ?? ask.gtMs));
+  walk.learnt = proof.learnt;
+  // Rows past --to are held, never written: a window that ends at one is confirmed by it.
+  noteContradictions(walk, shape.times);
+  if (proof.empty !== undefined) walk.emptied = mergeSpans(walk.emptied, [proof.empty]);
+  const fresh = newRows(answer.rows, walk.cover.cursorMs, Number.POSITIVE_INFINITY);
+  walk.cover = advance(walk.cover, proof.spans, toMs, walk.learnt.largest);
+  // The usual answer is read whole, up to the new cursor, with nothing held from before: written as it is.
+  const whole = walk.ahead.size === 0 && (fresh[fresh.length - 1]?.reading.atMs ?? 0) <= walk.cover.cursorMs;
+  if (!whole) for (const r of fresh) if (!walk.ahead.has(r.reading.atMs)) walk.ahead.set(r.reading.atMs, r);
+  // Nothing new proven: asking again would bring the same answer. The span is in doubt until a larger answer
+  // shows this one was whole, and missing if none does.
+  const at = ask.anchorMs ?? ask.gtMs + intervalMs;
+  const lookedBack = ask.anchorMs === undefined && walk.lookedBackAt !== at && askStart(walk.cover) === at;
+  if (provenMs(walk.cover, Number.POSITIVE_INFINITY) === before && lookedBack) {
+    walk.lookedBackAt = at;
+  } else if (provenMs(walk.cover, Number.POSITIVE_INFINITY) === before) {
+    const doubt = {
+      span: { fromMs: ask.gtMs + 1, toMs: ask.ltMs },
+      size: shape.size,
+      why: whyUnread(ask, shape, formatTime),
+      ...(proof.pending === undefined ? {} : { proves: proof.pending }),
+    };
+    walk.cover = { ...walk.cover, doubts: [...walk.cover.doubts, doubt] };
+  }
+  const written = whole ? fresh : release(walk);
+  walk.rows += written.length;
+  if (written.length > 0) walk.lastMs = written[written.length - 1]?.reading.atMs;
+  if (written.length > 0 || answer.rejectedRows > 0 || answer.futureRows)
+    await options.onRows(written, answer);
+  return undefined;
+}
+
+/** Reports the span from the cursor to the next proven one as missing, and moves the cursor past it. */
+function skip(walk: Walk, toMs: number, failure: MissingSpan['failure']): void {
+  const end = unprovenEnd(walk.cover, toMs);
+  const last = walk.missing[walk.missing.length - 1];
+  // Spans in doubt side by side for the same reason are one missing range.
+  if (last !== undefined && last.toMs > walk.cover.cursorMs && last.failure.message === failure.message)
+    walk.missing[walk.missing.length - 1] = { ...last, toMs: end };
+  else walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs: end, failure });
+  walk.cover = advance({ ...walk.cover, cursorMs: end - 1 }, [], toMs);
+}
+
+/**
+ * A row at or before the cursor inside a span an earlier answer proved empty: the API narrows date__gt or
+ * date__lt, and the row cannot be written in order any more. Its span is named missing, never passed over.
+ */
+function noteContradictions(walk: Walk, times: readonly number[]): void {
+  for (const t of times) {
+    if (t > walk.cover.cursorMs) continue;
+    const span = spanHolding(walk.emptied, t);
+    if (span === undefined || walk.contradicted.some((m) => m.fromMs === span.fromMs)) continue;
+    walk.contradicted.push({
+      fromMs: span.fromMs,
+      toMs: span.toMs,
+      failure: {
+        reason: 'not_served',
+        message:
+          `the API gave a row at ${formatTime(t)} inside a span an earlier answer showed empty: ` +
+          'it narrows date__gt or date__lt, so rows there may be missing',
+      },
+    });
+  }
+}
+
+/** The newest row read (written or held) at or before `ms`. */
+function newestReadBy(walk: Walk, ms: number): number | undefined {
+  let newest = walk.lastMs;
+  for (const at of walk.ahead.keys()) if (at <= ms && (newest === undefined || at > newest)) newest = at;
+  return newest;
+}
+
+/** The first row held at or after `ms`. */
+function firstHeld(walk: Walk, ms: number): number | undefined {
+  let first: number | undefined;
+  for (const at of walk.ahead.keys()) if (at >= ms && (first === undefined || at < first)) first = at;
+  return first;
+}
+
+/** The rows the cursor has passed, in increasing time, taken out of those held. */
+function release(walk: Walk): RowReading[] {
+  const out: RowReading[] = [];
+  for (const [at, r] of walk.ahead) {
+    if (at <= walk.cover.cursorMs) {
+      out.push(r);
+      walk.ahead.delete(at);
+    }
+  }
+  return out.sort((a, b) => a.reading.atMs - b.reading.atMs);
 }
 
 /** Rows after the cursor and before --to, by time; of rows sharing a time the later one in the answer wins. */
@@ -106,10 +266,4 @@ export function newRows(rows: readonly RowReading[], cursor: number, toMs: numbe
   // Stable: rows of equal time keep the answer's order, so the last of them is the one kept below.
   kept.sort((a, b) => a.reading.atMs - b.reading.atMs);
   return kept.filter((r, i) => kept[i + 1]?.reading.atMs !== r.reading.atMs);
-}
-
-function newestOf(rows: readonly RowReading[]): number | undefined {
-  let newest: number | undefined;
-  for (const r of rows) if (newest === undefined || r.reading.atMs > newest) newest = r.reading.atMs;
-  return newest;
 }

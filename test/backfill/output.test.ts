@@ -11,7 +11,13 @@ import { openMetricsSink } from '../../src/backfill/openmetrics-sink.js';
 import { clock, progressFigures, progressLine, startProgress } from '../../src/backfill/progress.js';
 import { BACKFILL_FAMILIES } from '../../src/backfill/samples.js';
 import { newStats } from '../../src/backfill/stats.js';
-import { type ArgToken, invokedAs, retryCommand, retryOutput } from '../../src/backfill/summary.js';
+import {
+  type ArgToken,
+  invokedAs,
+  retryCommand,
+  retryOutput,
+  summaryText,
+} from '../../src/backfill/summary.js';
 import type { RowReading } from '../../src/readings/schema.js';
 import type { Station } from '../../src/stations/schema.js';
 import { failure } from '../../src/upstream/failure.js';
@@ -239,6 +245,35 @@ describe('progress', () => {
   });
 });
 
+describe('the summary', () => {
+  it('counts a station with two spans missing once, and lists each span with its end and why', () => {
+    const stats = { ...newStats(0), stationsTotal: 3 };
+    const why =
+      'the API answered the same newest rows (100, from 2026-10-05T00:00:00Z) whatever date__gt asked';
+    const text = summaryText({
+      stats,
+      failed: [
+        {
+          id: 4,
+          failure: { reason: 'not_served', message: why },
+          missingFromMs: Date.UTC(2026, 9, 3, 0, 0, 0, 250),
+          missingToMs: Date.UTC(2026, 9, 4),
+        },
+        { id: 4, failure: failure('http_5xx', 'HTTP 502'), missingFromMs: Date.UTC(2026, 9, 4, 6) },
+      ],
+      fromMs: Date.UTC(2026, 9, 3),
+      toMs: Date.UTC(2026, 9, 6),
+      nowMs: 1000,
+      retry: 'cityair-exporter backfill ...',
+    });
+    expect(text).toContain('3 stations (2 read, 1 failed)');
+    expect(text).toContain(
+      `  4: not_served: ${why}; missing 2026-10-03T00:00:00.250Z to 2026-10-04T00:00:00Z\n` +
+        '  4: http_5xx: HTTP 502; missing 2026-10-04T06:00:00Z to 2026-10-06T00:00:00Z\n',
+    );
+  });
+});
+
 describe('the retry command', () => {
   const tokens = (argv: string[]): ArgToken[] =>
     parseArgs({ args: argv, options: backfillFlagOptions(), strict: false, tokens: true })
@@ -260,6 +295,26 @@ describe('the retry command', () => {
     const program = invokedAs('/usr/lib/node_modules/cityair-exporter/dist/main.js', '/home/me');
     expect(retryCommand(program, tokens(argv), failed, Date.UTC(2026, 10, 1), '/data/a b.om')).toBe(
       "node /usr/lib/node_modules/cityair-exporter/dist/main.js backfill --from=2026-10-03T00:00:00Z --to=2026-11-01T00:00:00Z --measurements.stations=1,3 '--output=/data/a b.retry.om' '--label=job=it'\\''s'",
+    );
+  });
+
+  it('prints --from and --to to the millisecond, to the end of the latest range missing', () => {
+    const failed = [
+      {
+        id: 7,
+        failure: { reason: 'not_served' as const, message: 'the API answered the same newest rows' },
+        missingFromMs: Date.UTC(2026, 9, 3, 0, 0, 0, 1),
+        missingToMs: Date.UTC(2026, 9, 4, 12, 5),
+      },
+      {
+        id: 8,
+        failure: { reason: 'not_served' as const, message: 'the API answered the same newest rows' },
+        missingFromMs: Date.UTC(2026, 9, 3, 6),
+        missingToMs: Date.UTC(2026, 9, 5),
+      },
+    ];
+    expect(retryCommand(['cityair-exporter'], [], failed, Date.UTC(2026, 10, 1), undefined)).toBe(
+      'cityair-exporter backfill --from=2026-10-03T00:00:00.001Z --to=2026-10-05T00:00:00Z --measurements.stations=7,8',
     );
   });
 

@@ -133,7 +133,7 @@ describe('a run into remote write that the receiver refuses part way', () => {
         headers: [],
         caFile: undefined,
         timeoutMs: 5000,
-        maxSamplesPerSend: 100,
+        maxSamplesPerSend: 288 * 3,
       },
       'test',
       { retries: 0, maxBackoffMs: 10 },
@@ -150,7 +150,7 @@ describe('a run into remote write that the receiver refuses part way', () => {
     const result = await runBackfill(o);
     await sink.abort();
     if (!result.ok) throw new Error('expected the run to report the stations');
-    // A day is one answer of 288 rows (three samples each) and one request: stations 1 to 3 were accepted.
+    // A day is one answer of 288 rows (three samples each), a request's worth: stations 1 to 3 were accepted.
     expect(result.sinkFailure).toEqual({
       message: expect.stringContaining('HTTP 500'),
       acceptedSamples: 3 * 288 * 3,

@@ -132,22 +132,31 @@ describe('walking a station forward', () => {
     expect(written.map((r) => r.reading.atMs)).toEqual(times);
   });
 
-  it('stops at an answer with nothing newer once the API has shown it ignores date__lt', async () => {
+  it('an API that ignores date__lt: every row, and past the last one the walk asks on to --to', async () => {
     const times = every5m(FROM, FROM + 86_400_000 + 3 * STEP);
     const log: ReadingsQuery[] = [];
     const written: RowReading[] = [];
-    await walkStation(1, options(fakeFetch({ times, cap: 1000, honoursDateLt: false }, log), written));
-    expect(written.length).toBe(times.length);
-    // One answer with a row more than an interval past the date__lt sent proves it is ignored; the next, empty,
-    // ends the walk.
-    expect(log.length).toBe(2);
+    const outcome = await walkStation(
+      1,
+      options(fakeFetch({ times, cap: 1000, honoursDateLt: false }, log), written),
+    );
+    expect(outcome.ok).toBe(true);
+    expect(written.map((r) => r.reading.atMs)).toEqual(times);
+    // A row past the date__lt sent proves nothing of what lies after it: the span after the last row is asked,
+    // from that row again, and proven by an answer with nothing newer.
+    const last = times[times.length - 1] as number;
+    expect(log.some((q) => q.dateGtMs === last - 1)).toBe(true);
   });
 
-  it('asks windows of a day of 5-minute rows, strictly after the cursor, starting just before --from', async () => {
+  it('asks windows of a day of 5-minute rows, starting an interval before --from, where a row joins the runs', async () => {
     const log: ReadingsQuery[] = [];
     await walkStation(1, options(fakeFetch({ times: [], cap: 1000, honoursDateLt: true }, log), []));
-    expect(log[0]).toEqual({ interval: '5m', dateGtMs: FROM - 1, dateLtMs: FROM + 288 * STEP });
-    expect(log.length).toBe(3);
+    expect(log[0]).toEqual({ interval: '5m', dateGtMs: FROM - STEP - 1, dateLtMs: FROM + 288 * STEP });
+    // An empty answer proves only the first half of its window (date__lt may have been rounded down): a station
+    // with no rows costs two requests a day.
+    expect(log.map((q) => q.dateGtMs - (log[0]?.dateGtMs ?? 0))).toEqual(
+      [0, 1, 2, 3, 4, 5, 6].map((i) => i * 143.5 * STEP),
+    );
   });
 });
 
@@ -184,10 +193,12 @@ describe('failures', () => {
     });
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
-    expect(outcome.failure.reason).toBe('http_5xx');
-    expect(outcome.rows).toBe(200);
-    // The 200th row is at FROM + 199 steps: what is missing starts right after it.
-    expect(outcome.missingFromMs).toBe(FROM + 199 * STEP + 1000);
+    expect(outcome.missing).toHaveLength(1);
+    expect(outcome.missing[0]?.failure.reason).toBe('http_5xx');
+    // The second answer starts at the last row of the first, asked again: 199 rows, the last at FROM + 198 steps.
+    expect(outcome.rows).toBe(199);
+    // Nothing says where the next row is: what is missing starts the millisecond after it, and runs to --to.
+    expect(outcome.missing[0]).toMatchObject({ fromMs: FROM + 198 * STEP + 1, toMs: TO });
     expect(calls).toBe(2 + 1 + 3);
     expect(slept).toEqual([1000, 2000, 4000]);
   });
@@ -202,7 +213,7 @@ describe('failures', () => {
       }, []),
     );
     expect(calls).toBe(1);
-    expect(outcome).toMatchObject({ ok: false, missingFromMs: FROM, rows: 0 });
+    expect(outcome).toMatchObject({ ok: false, missing: [{ fromMs: FROM, toMs: TO }], rows: 0 });
   });
 
   it('pauses every request until the Retry-After of a 429 has passed', async () => {

@@ -2,12 +2,15 @@
 // the whole list or one station's readings, fixed answers, and counts of what was asked. None of this ships: the
 // demo runs the plain simulator.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { READINGS_INTERVAL_MS, type ReadingsInterval } from '../../src/config/setting-values.js';
+import { demoMeasurements, demoRow } from '../../src/demo/readings.js';
 import {
   type Intercept,
   type Simulator as PlainSimulator,
   type SimulatorOptions,
   startSimulator as startPlainSimulator,
 } from '../../src/demo/simulator.js';
+import { type ApiBehaviour, type ApiMemory, answerTimes } from './api-behaviour.js';
 
 export type Fault =
   | { readonly kind: 'none' }
@@ -52,7 +55,18 @@ export interface Simulator extends PlainSimulator {
 
 const MAX_LOG = 200_000;
 
-export async function startSimulator(options: Omit<SimulatorOptions, 'intercept'>): Promise<Simulator> {
+/**
+ * Readings served as an API of `behaviour` would serve them (test/support/api-behaviour.ts): each station's rows
+ * are at `times(id, stepMs)`, with the demo's values at those times.
+ */
+export interface ApiOption {
+  readonly behaviour: ApiBehaviour;
+  readonly times: (id: number, stepMs: number) => readonly number[];
+}
+
+export async function startSimulator(
+  options: Omit<SimulatorOptions, 'intercept'> & { readonly api?: ApiOption },
+): Promise<Simulator> {
   let fault: Fault = { kind: 'none' };
   let count = 0;
   let headers: IncomingMessage['headers'] | undefined;
@@ -62,6 +76,7 @@ export async function startSimulator(options: Omit<SimulatorOptions, 'intercept'
   let lastReadingsQuery: URLSearchParams | undefined;
   let readingsInFlight = 0;
   let maxReadingsInFlight = 0;
+  const apiState = new Map<number, { requests: number; memory: ApiMemory }>();
 
   const intercept: Intercept = (req, res, route, proceed) => {
     if (route.kind === 'posts') {
@@ -79,7 +94,9 @@ export async function startSimulator(options: Omit<SimulatorOptions, 'intercept'
     res.on('close', () => {
       readingsInFlight--;
     });
-    const fixed = fixedReadings.has(route.id) ? fixedReadings.get(route.id) : undefined;
+    const fixed = fixedReadings.has(route.id)
+      ? fixedReadings.get(route.id)
+      : options.api && apiAnswer(route.id, route.url.searchParams, options.api, apiState);
     serveWithFault(req, res, readingsFaults.get(route.id) ?? { kind: 'none' }, () => proceed(fixed));
   };
 
@@ -110,6 +127,38 @@ export async function startSimulator(options: Omit<SimulatorOptions, 'intercept'
       maxReadingsInFlight = readingsInFlight;
     },
   };
+}
+
+/** The answer of an API of `api.behaviour` to one readings request; undefined for a query it cannot read. */
+function apiAnswer(
+  id: number,
+  params: URLSearchParams,
+  api: ApiOption,
+  state: Map<number, { requests: number; memory: ApiMemory }>,
+): unknown {
+  const interval = params.get('interval') ?? '5m';
+  if (!Object.hasOwn(READINGS_INTERVAL_MS, interval)) return undefined;
+  const stepMs = READINGS_INTERVAL_MS[interval as ReadingsInterval];
+  const time = (name: string): number | undefined => {
+    const text = params.get(name);
+    return text === null ? undefined : Date.parse(text);
+  };
+  const { meta } = demoMeasurements(id, Date.now(), {
+    interval: interval as ReadingsInterval,
+    dateGtMs: Date.now(),
+  });
+  const station = state.get(id) ?? { requests: 0, memory: {} };
+  station.requests++;
+  state.set(id, station);
+  const times = answerTimes(
+    api.times(id, stepMs),
+    time('date__gt'),
+    time('date__lt'),
+    api.behaviour,
+    station.requests,
+    station.memory,
+  );
+  return { meta, data: times.map((t) => demoRow(id, t)) };
 }
 
 function serveWithFault(req: IncomingMessage, res: ServerResponse, f: Fault, send: () => void): void {

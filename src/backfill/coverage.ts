@@ -1,0 +1,281 @@
+// What one answer proves about a station's rows, as plain data: the walk (walk.ts) asks for the first span it
+// has no proof for, folds each answer's proof into what it knows, and writes rows only once everything before
+// them is proven. Nothing here does I/O, so every way an API may order, cut or filter its answers is tested on
+// these functions alone.
+//
+// Two premises, each a fact about any answer an API may give, not about one API:
+// - an answer is a run of the station's rows with none left out in between: it may be cut at its old end or its
+//   new end (by a cap of any size, varying from answer to answer), never in the middle;
+// - the API never narrows date__gt (rounding it up would hide rows no answer shows are there: the one behaviour
+//   the walk cannot see, docs/backfill.md).
+// Nothing is assumed of how far apart rows are: a run proves only the span from its oldest to its newest row.
+// Runs of two answers join because each request asks again for the row read last before it (its `anchorMs`) and,
+// when it ends at rows already read, for the first of them (`knownMs`): an answer holding both proves all between.
+// A window beyond the rows read is proven empty only by an answer that brings no new row in it and could not have
+// been cut (no row at all, or fewer rows than the largest answer seen), and then only its first half: an API that
+// rounds date__lt down answers a narrower window than was asked.
+
+/** A span of time, half open: [fromMs, toMs). */
+export interface Span {
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+/**
+ * One request: rows strictly after `gtMs` and strictly before `ltMs` are asked for. `anchorMs`: the row already
+ * read that the window starts at (gtMs just before it). `knownMs`: a row already read that the window ends at
+ * (ltMs just after it). `before`: the window ends where a span with no row read starts; it proves no window.
+ */
+export interface Ask {
+  readonly gtMs: number;
+  readonly ltMs: number;
+  readonly anchorMs?: number;
+  readonly knownMs?: number;
+  readonly before?: true;
+}
+
+/** What a station's walk has learnt of its API from its own answers. */
+export interface Learnt {
+  /** The most rows any answer held. */
+  readonly largest: number;
+}
+
+export interface AnswerShape {
+  /** Times of the rows read (any order, any range). */
+  readonly times: readonly number[];
+  /** Rows in the answer, rejected ones included: what a cap counts. */
+  readonly size: number;
+  /** The date__lt as sent (whole seconds, rounded up). */
+  readonly sentLtMs: number;
+}
+
+export interface Proof {
+  readonly spans: readonly Span[];
+  readonly learnt: Learnt;
+  /** A span the answer proves empty once a larger answer shows it was not cut by a cap. */
+  readonly pending?: Span;
+  /** The span it proves empty beyond its run, if any: a row seen there later shows the API narrows the dates. */
+  readonly empty?: Span;
+}
+
+/**
+ * The spans an answer to `ask` proves fully read (every row there is in the answer), and what it teaches.
+ * `readBefore`: the newest row already read at or before the window's start, if any.
+ */
+export function proofOf(ask: Ask, answer: AnswerShape, learnt: Learnt, readBefore?: number): Proof {
+  const sorted = [...answer.times].sort((a, b) => a - b);
+  const next: Learnt = { largest: Math.max(learnt.largest, answer.size) };
+  const spans: Span[] = [];
+  const oldest = sorted[0];
+  const newest = sorted[sorted.length - 1];
+  if (oldest !== undefined && newest !== undefined) spans.push({ fromMs: oldest, toMs: newest + 1 });
+  const window = windowProof(ask, answer, sorted, readBefore);
+  if (window === undefined) return { spans, learnt: next };
+  // An answer with rows may have been cut by a cap unless it holds fewer than the largest answer seen.
+  if (answer.size === 0 || answer.size < learnt.largest)
+    return { spans: [...spans, window], learnt: next, empty: window };
+  return { spans, learnt: next, pending: window };
+}
+
+/**
+ * The part of the window asked that an answer proves empty beyond its run if it was not cut (see the head of
+ * this file): an answer of rows already read only, consistent with every row read.
+ */
+function windowProof(
+  ask: Ask,
+  answer: AnswerShape,
+  sorted: readonly number[],
+  readBefore: number | undefined,
+): Span | undefined {
+  const start = ask.anchorMs ?? ask.gtMs;
+  // Rejected rows: what they were is unknown.
+  if (answer.size !== sorted.length) return undefined;
+  if (ask.knownMs !== undefined) {
+    // Asked up to a row already read: that row and nothing new before it. The run proves the rest when it holds
+    // the anchor too; otherwise the answer must not have been cut at its old end.
+    const known = ask.knownMs;
+    if (!sorted.includes(known) || sorted.some((t) => t > start && t < known)) return undefined;
+    // With the anchor, the run proves it all; without it, the answer missed a row the API has.
+    if (ask.anchorMs !== undefined) return undefined;
+    return { fromMs: ask.gtMs + 1, toMs: known };
+  }
+  if (ask.before) return undefined;
+  if (sorted.length === 0) {
+    // No row at all: but the anchor asked for is a row the API has.
+    if (ask.anchorMs !== undefined) return undefined;
+  } else {
+    // Only rows before the window (date__gt read earlier, or the anchor), up to the newest read before it.
+    // Consistent with what was read: it ends at the row read last; or, nothing read yet, it lies after date__gt.
+    if (!sorted.every((t) => t <= start)) return undefined;
+    if (readBefore !== undefined ? !sorted.includes(readBefore) : !sorted.every((t) => t > ask.gtMs))
+      return undefined;
+  }
+  // Only the first half: an API that rounds date__lt down answers a narrower window than was asked.
+  return { fromMs: start + 1, toMs: ask.gtMs + 1 + Math.floor((ask.ltMs - ask.gtMs) / 2) };
+}
+
+/** The span of `spans` (sorted, disjoint) that holds `ms`, if any. */
+export function spanHolding(spans: readonly Span[], ms: number): Span | undefined {
+  let lo = 0;
+  let hi = spans.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = spans[mid] as Span;
+    if (ms < s.fromMs) hi = mid - 1;
+    else if (ms >= s.toMs) lo = mid + 1;
+    else return s;
+  }
+  return undefined;
+}
+
+/** `spans` with `add` merged in: sorted, disjoint, touching spans joined. */
+export function mergeSpans(spans: readonly Span[], add: readonly Span[]): Span[] {
+  const all = [...spans, ...add].filter((s) => s.toMs > s.fromMs).sort((a, b) => a.fromMs - b.fromMs);
+  const out: Span[] = [];
+  for (const s of all) {
+    const last = out[out.length - 1];
+    if (last !== undefined && s.fromMs <= last.toMs)
+      out[out.length - 1] = { fromMs: last.fromMs, toMs: Math.max(last.toMs, s.toMs) };
+    else out.push(s);
+  }
+  return out;
+}
+
+/**
+ * An answer that proved nothing new and brought no new row: the API gave the same rows for a span as before.
+ * Asking again would bring the same answer, so the span is skipped and, at the end, named missing for `why`.
+ */
+export interface Doubt {
+  readonly span: Span;
+  readonly size: number;
+  readonly why: string;
+  /** What the answer proves once a larger one shows it was not cut (Proof.pending). */
+  readonly proves?: Span;
+}
+
+/** Where a station's walk stands: every row up to `cursorMs` is read; `proven` are spans read beyond it. */
+export interface Cover {
+  readonly cursorMs: number;
+  readonly proven: readonly Span[];
+  readonly doubts: readonly Doubt[];
+}
+
+/**
+ * `add` proven, and what the doubts an answer larger than theirs (`largest` rows) shows were not cut prove; the
+ * cursor moved over every proven span that starts right after it, spans before it dropped.
+ */
+export function advance(cover: Cover, add: readonly Span[], toMs: number, largest = 0): Cover {
+  const cleared = (d: Doubt): boolean => d.proves !== undefined && d.size < largest;
+  const proves = cover.doubts.filter(cleared).map((d) => d.proves as Span);
+  let cursorMs = cover.cursorMs;
+  const proven = mergeSpans(cover.proven, [...add, ...proves]).filter((s) => s.toMs > cursorMs + 1);
+  while (proven[0] !== undefined && proven[0].fromMs <= cursorMs + 1) {
+    cursorMs = Math.max(cursorMs, (proven.shift() as Span).toMs - 1);
+  }
+  const doubts = cover.doubts.filter((d) => !cleared(d) && d.span.toMs > cursorMs + 1);
+  return { cursorMs: Math.min(cursorMs, toMs - 1), proven, doubts };
+}
+
+/** The end of the span not yet proven after the cursor: the next proven span, or --to. */
+export function unprovenEnd(cover: Cover, toMs: number): number {
+  return Math.min(cover.proven[0]?.fromMs ?? toMs, toMs);
+}
+
+/** How much of (cursor, to) is proven: a walk whose answer adds nothing to this is going nowhere. */
+export function provenMs(cover: Cover, toMs: number): number {
+  let ms = cover.cursorMs;
+  for (const s of cover.proven)
+    ms += Math.max(0, Math.min(s.toMs, toMs) - Math.max(s.fromMs, cover.cursorMs + 1));
+  return ms;
+}
+
+/** Where the next request starts: past the cursor, and past every proven or doubted span that follows it. */
+export function askStart(cover: Cover): number {
+  const spans = mergeSpans(
+    cover.proven,
+    cover.doubts.map((d) => d.span),
+  );
+  let at = cover.cursorMs;
+  for (const s of spans) if (s.fromMs <= at + 1) at = Math.max(at, s.toMs - 1);
+  return at;
+}
+
+/**
+ * The next request, from askStart: a whole window (the interval more when it starts at a row read, asked again),
+ * even past --to. When a proven or doubted span starts inside it, the window ends just after the first row read
+ * there instead (an API that keeps the newest rows would answer the rows already read), or, with no row read
+ * there, at the span. `readAt(ms)`: whether a row at exactly ms was read; `firstRead(ms)`: the first row read at
+ * or after ms.
+ */
+export function nextAsk(
+  cover: Cover,
+  windowMs: number,
+  intervalMs: number,
+  readAt: (ms: number) => boolean = () => false,
+  firstRead: (ms: number) => number | undefined = () => undefined,
+  lookBack = true,
+): Ask {
+  const at = askStart(cover);
+  // From the row read last, asked again; else from an interval before, where a row may join the runs (unless
+  // rows there filled an answer already: `lookBack` false).
+  const anchored = readAt(at);
+  const gtMs = anchored ? at - 1 : lookBack ? at - intervalMs : at;
+  const anchor = anchored ? { anchorMs: at } : {};
+  const full = gtMs + 1 + windowMs + intervalMs;
+  let start = Number.POSITIVE_INFINITY;
+  for (const s of [...cover.proven, ...cover.doubts.map((d) => d.span)])
+    if (s.fromMs > at + 1 && s.fromMs < full && s.fromMs < start) start = s.fromMs;
+  if (start === Number.POSITIVE_INFINITY) return { gtMs, ltMs: full, ...anchor };
+  const knownMs = firstRead(start);
+  return knownMs === undefined
+    ? { gtMs, ltMs: start, before: true, ...anchor }
+    : { gtMs, ltMs: knownMs + 1, knownMs, ...anchor };
+}
+
+/**
+ * The most requests a station's range can need: each answer brings a new row, proves half a window (at least
+ * half of `windowMs`) or the span up to a row read, or is a span in doubt that the walk then skips.
+ */
+export function requestCeiling(fromMs: number, toMs: number, windowMs: number, rowsRead = 0): number {
+  const range = Math.max(0, toMs - fromMs);
+  return 3 * rowsRead + 6 * Math.ceil(range / windowMs) + 64;
+}
+
+/**
+ * Why an answer proved nothing new, in the words of the summary: the times it did bring, against the ask.
+ */
+export function whyUnread(ask: Ask, answer: AnswerShape, format: (ms: number) => string): string {
+  const { times, size } = answer;
+  if (ask.knownMs !== undefined && !times.includes(ask.knownMs))
+    return (
+      `the API did not give back the row at ${format(ask.knownMs)} when asked up to just after it: it narrows ` +
+      'date__lt or cuts its answers there, so what lies before that row cannot be confirmed'
+    );
+  if (size === 0 && ask.anchorMs !== undefined)
+    return (
+      `the API answered no rows where the row at ${format(ask.anchorMs)}, read before, should be: it narrows ` +
+      'date__gt, so this span cannot be confirmed'
+    );
+  if (size === 0)
+    return 'the API answered no rows up to rows already read, and nothing confirms the span empty';
+  if (times.length === 0)
+    return `the API answered ${size} rows for this range, none of them readable (all rejected)`;
+  // Loops, not Math.max(...times): an answer of many thousand rows would overflow the call's arguments.
+  let oldest = Number.POSITIVE_INFINITY;
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const t of times) {
+    oldest = Math.min(oldest, t);
+    newest = Math.max(newest, t);
+  }
+  if (oldest >= ask.ltMs)
+    return (
+      `the API answered the same newest rows (${size}, from ${format(oldest)}) whatever date__gt and date__lt ` +
+      'asked: it cannot give older rows'
+    );
+  if (newest <= (ask.anchorMs ?? ask.gtMs))
+    return (
+      `the API answered the same rows at or before the date__gt asked (${size}, up to ${format(newest)}) ` +
+      'whatever date__gt asked: it cannot give newer rows'
+    );
+  return `the API answered ${size} rows that add nothing to what was read`;
+}
