@@ -15,17 +15,12 @@ import {
 } from '../config/config.js';
 import type { Secret } from '../config/secret.js';
 import type { SettingSpec } from '../config/settings.js';
+import type { HttpTarget } from './http-target.js';
 import { BACKFILL_LISTS, BACKFILL_SETTINGS, SHARED_SETTINGS } from './settings.js';
 import { resolveTime } from './time-spec.js';
 
-export interface RemoteWriteTarget {
+export interface RemoteWriteTarget extends HttpTarget {
   readonly kind: 'remote-write';
-  readonly url: string;
-  readonly basicAuth: { readonly username: string; readonly passwordFile: string } | undefined;
-  readonly bearerTokenFile: string | undefined;
-  readonly headers: readonly (readonly [string, string])[];
-  readonly caFile: string | undefined;
-  readonly timeoutMs: number;
   readonly maxSamplesPerSend: number;
 }
 

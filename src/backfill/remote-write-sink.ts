@@ -2,13 +2,12 @@
 // for before more are taken, so memory holds one request at most and each series reaches the receiver in time
 // order. 5xx, 429 and network failures are retried with backoff (Retry-After honoured); any other refusal (a
 // 400 for samples older than the receiver accepts, a 401) stops the run with the receiver's own words.
-import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { Secret } from '../config/secret.js';
 import { armTimer } from '../runtime/timers.js';
 import { parseRetryAfter } from '../upstream/failure.js';
 import type { RemoteWriteTarget } from './config.js';
+import { credentialsOf, redact, targetHeaders, targetTls } from './http-target.js';
 import { encodeWriteRequest, type WireSeries, wireLabels } from './remote-write-proto.js';
 import { backoffMs } from './retry.js';
 import { forEachSample, type Series, stationSeries } from './samples.js';
@@ -41,7 +40,7 @@ export async function remoteWriteSink(
   userAgent: string,
   options: RemoteWriteOptions,
 ): Promise<Sink> {
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 1, connect: tlsFor(target) });
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 1, connect: targetTls(target) });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => armTimer(r, ms)));
   let pending = newBatch();
   // Batches not (yet) accepted: what the run reports as unwritten if the receiver refuses one.
@@ -191,51 +190,12 @@ async function post(
   }
 }
 
-/** What a message must never show: the bearer token, the basic password and its base64 form, the API key. */
-export function credentialsOf(authorization: string | undefined, apiKey: Secret | undefined): string[] {
-  const found = [apiKey?.reveal()];
-  const [scheme, value] = (authorization ?? '').split(' ', 2);
-  if (value && scheme === 'Bearer') found.push(value);
-  if (value && scheme === 'Basic') {
-    found.push(value);
-    const decoded = Buffer.from(value, 'base64').toString('utf8');
-    found.push(decoded.slice(decoded.indexOf(':') + 1));
-  }
-  // Longest first, so a secret that holds another is taken out whole.
-  return found.filter((s): s is string => !!s).sort((a, b) => b.length - a.length);
-}
-
-/** Every occurrence of each secret, also as a JSON string spells a `/` (`\\/`), replaced. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    out = out.split(secret).join('[REDACTED]');
-    if (secret.includes('/')) out = out.split(secret.replaceAll('/', '\\/')).join('[REDACTED]');
-  }
-  return out;
-}
-
 function headersFor(target: RemoteWriteTarget, userAgent: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of target.headers) headers[name.toLowerCase()] = value;
-  // Files are read at each request, so a rotated token is picked up during a long run.
-  if (target.basicAuth) {
-    const password = readFileSync(target.basicAuth.passwordFile, 'utf8').trim();
-    headers.authorization = `Basic ${Buffer.from(`${target.basicAuth.username}:${password}`).toString('base64')}`;
-  }
-  if (target.bearerTokenFile)
-    headers.authorization = `Bearer ${readFileSync(target.bearerTokenFile, 'utf8').trim()}`;
   return {
-    ...headers,
+    ...targetHeaders(target),
     'content-type': 'application/x-protobuf',
     'content-encoding': 'snappy',
     'x-prometheus-remote-write-version': '0.1.0',
     'user-agent': userAgent,
   };
-}
-
-function tlsFor(target: RemoteWriteTarget): { ca?: string[] } {
-  if (target.caFile === undefined) return {};
-  // An explicit `ca` replaces Node's trust store instead of adding to it, so the defaults go in first.
-  return { ca: [...rootCertificates, readFileSync(target.caFile, 'utf8')] };
 }

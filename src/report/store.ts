@@ -1,21 +1,12 @@
 // The Prometheus HTTP query API (Prometheus, VictoriaMetrics, Thanos Query, Mimir): series lists, and raw samples
 // read with a range selector in an instant query (`m{...}[86400000ms]`), which every one of them answers with the
 // stored samples themselves. Answers are parsed with zod; credentials as the backfill's remote write takes them.
-import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import { z } from 'zod';
-import { credentialsOf, redact } from '../backfill/remote-write-sink.js';
+import { credentialsOf, type HttpTarget, redact, targetHeaders, targetTls } from '../backfill/http-target.js';
 import { armTimer } from '../runtime/timers.js';
 
-export interface StoreTarget {
-  readonly url: string;
-  readonly basicAuth: { readonly username: string; readonly passwordFile: string } | undefined;
-  readonly bearerTokenFile: string | undefined;
-  readonly headers: readonly (readonly [string, string])[];
-  readonly caFile: string | undefined;
-  readonly timeoutMs: number;
-}
+export type StoreTarget = HttpTarget;
 
 export type Labels = Readonly<Record<string, string>>;
 
@@ -61,7 +52,7 @@ const queryAnswer = z.union([
 const RETRIES = 2;
 
 export function openStore(target: StoreTarget, userAgent: string): Store {
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 2, connect: tlsFor(target) });
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 2, connect: targetTls(target) });
   const base = target.url.replace(/\/+$/, '').replace(/\/api\/v1(\/.*)?$/, '');
   let queries = 0;
 
@@ -166,26 +157,12 @@ async function postOnce(
 }
 
 function headersFor(target: StoreTarget, userAgent: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of target.headers) headers[name.toLowerCase()] = value;
-  // Read at each request, so a token rotated during a long report is picked up.
-  if (target.basicAuth) {
-    const password = readFileSync(target.basicAuth.passwordFile, 'utf8').trim();
-    headers.authorization = `Basic ${Buffer.from(`${target.basicAuth.username}:${password}`).toString('base64')}`;
-  }
-  if (target.bearerTokenFile)
-    headers.authorization = `Bearer ${readFileSync(target.bearerTokenFile, 'utf8').trim()}`;
   return {
-    ...headers,
+    ...targetHeaders(target),
     'content-type': 'application/x-www-form-urlencoded',
     accept: 'application/json',
     'user-agent': userAgent,
   };
-}
-
-function tlsFor(target: StoreTarget): { ca?: string[] } {
-  if (target.caFile === undefined) return {};
-  return { ca: [...rootCertificates, readFileSync(target.caFile, 'utf8')] };
 }
 
 /** A PromQL selector: the metric name regex, and each label as an exact match, values quoted. */

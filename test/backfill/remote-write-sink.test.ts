@@ -1,6 +1,6 @@
 // What the remote-write sink takes out of a receiver's words before they reach a message.
 import { describe, expect, it } from 'vitest';
-import { credentialsOf, redact } from '../../src/backfill/remote-write-sink.js';
+import { credentialsOf, redact } from '../../src/backfill/http-target.js';
 import { Secret } from '../../src/config/secret.js';
 
 describe('remote-write messages', () => {
