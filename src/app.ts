@@ -3,7 +3,6 @@
 // from pieces that already exist.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Dispatcher } from 'undici';
 import type { Collector } from './collector/contract.js';
 import type { Config } from './config/config.js';
 import type { BuildFacts } from './config/package-info.js';
@@ -13,8 +12,7 @@ import { buildServer } from './http/server.js';
 import { createReadingsCollector } from './readings/collector.js';
 import { createStationsCollector } from './stations/collector.js';
 import { createStatusPage } from './status/handler.js';
-import { createDispatcher } from './upstream/dispatcher.js';
-import { openUpstreamPools, type UpstreamPools } from './upstream/pools.js';
+import { openRoutedPools, openUpstreamPools, type UpstreamPools } from './upstream/pools.js';
 
 export interface RunningExporter {
   /** The address actually bound, e.g. http://127.0.0.1:9610 (port 0 picks a free one). */
@@ -105,14 +103,7 @@ async function openUpstream(config: Config, build: BuildFacts, log: Logger): Pro
       },
     };
   }
-  // The route is said once in the log, for the first pool.
-  let said = false;
-  const route = (connections: number): Dispatcher => {
-    const options = said ? { connections } : { connections, log };
-    said = true;
-    return createDispatcher(config.upstream, process.env, options).dispatcher;
-  };
-  return openUpstreamPools({ ...config.upstream, userAgent }, concurrency, route);
+  return openRoutedPools(config.upstream, { ...config.upstream, userAgent }, concurrency, process.env, log);
 }
 
 /** The listen address cannot be had; main prints the one line and exits 1. */

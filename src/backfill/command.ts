@@ -3,7 +3,6 @@
 // 2 invalid use.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import type { Dispatcher } from 'undici';
 import { ConfigError } from '../config/config.js';
 import type { BuildFacts } from '../config/package-info.js';
 import { Secret } from '../config/secret.js';
@@ -13,8 +12,7 @@ import { readReadingRows } from '../readings/read.js';
 import { limitHeapGrowth } from '../runtime/heap-growth.js';
 import { armTimer } from '../runtime/timers.js';
 import { readStations } from '../stations/read.js';
-import { createDispatcher } from '../upstream/dispatcher.js';
-import { openUpstreamPools, type UpstreamPools } from '../upstream/pools.js';
+import { openRoutedPools, openUpstreamPools, type UpstreamPools } from '../upstream/pools.js';
 import { type BackfillConfig, backfillFlagOptions, backfillHelp, parseBackfillCli } from './config.js';
 import { openMetricsSink } from './openmetrics-sink.js';
 import { outputOpenProblem, outputPathProblem } from './output-path.js';
@@ -255,14 +253,7 @@ async function openUpstream(
     };
     return { ...pools, close };
   }
-  // The route is said once in the log, for the first pool.
-  let said = false;
-  const route = (connections: number): Dispatcher => {
-    const options = said ? { connections } : { connections, log };
-    said = true;
-    return createDispatcher(config.upstream, process.env, options).dispatcher;
-  };
-  return openUpstreamPools({ ...config.upstream, userAgent }, concurrency, route);
+  return openRoutedPools(config.upstream, { ...config.upstream, userAgent }, concurrency, process.env, log);
 }
 
 /** SIGINT and SIGTERM: remove the partial output, then exit 130 or 143 as shells expect. */

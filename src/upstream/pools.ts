@@ -3,7 +3,9 @@
 // readings request that timed out or was refused part way holds its slot until its socket is gone. In one pool
 // shared with the station list, the list's idle socket took the next readings request at once, before the API
 // had seen the aborted one close: the API counted one request more than the bound (issue 26).
+import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
+import { createDispatcher, type DispatcherSettings } from './dispatcher.js';
 import { createUpstream, type Upstream, type UpstreamOptions } from './exchange.js';
 
 export interface UpstreamPools {
@@ -42,4 +44,24 @@ export function openUpstreamPools(
       await Promise.all(owned.map((d) => d.close()));
     },
   };
+}
+
+/**
+ * The pools through the proxy and CA that the settings and the environment name; the route is said once in the
+ * log, for the first pool.
+ */
+export function openRoutedPools(
+  settings: DispatcherSettings,
+  options: Omit<UpstreamOptions, 'dispatcher' | 'connections'>,
+  readingsConcurrency: number,
+  env: NodeJS.ProcessEnv,
+  log: Logger,
+): UpstreamPools {
+  let said = false;
+  const route = (connections: number): Dispatcher => {
+    const routeOptions = said ? { connections } : { connections, log };
+    said = true;
+    return createDispatcher(settings, env, routeOptions).dispatcher;
+  };
+  return openUpstreamPools(options, readingsConcurrency, route);
 }
