@@ -13,9 +13,10 @@ export const ROW_TIME = 'cityair_measurement_timestamp_seconds';
 export const STATION_INFO = 'cityair_station_info';
 
 /**
- * A live row is scraped after its own time, again until the next comes: rows are handed on only once this far
- * behind the chunk, and samples are read this far past --to, so that the last rows of the period, first scraped
- * after --to, still count (a daily row may be published the next day). Rows are then kept by their own time.
+ * A live row is scraped after its own time, again until the next comes: a sample counts for its row only if stored
+ * at most this long after the row's time (rows.ts), so rows are handed on once this far behind the chunk, and
+ * samples are read this far past --to, so that the last rows of the period, first scraped after --to, still count
+ * (a daily row may be published the next day). Rows are then kept by their own time.
  */
 export const SCRAPE_LAG_MS = DAY_MS;
 const FIRST_CHUNK_MS = DAY_MS;
@@ -43,7 +44,7 @@ export interface Report {
   readonly stations: readonly StationFigures[];
   readonly network: NetworkFigures;
   readonly gaps: readonly Gap[];
-  /** Samples of rows whose time had already been handed on (a row scraped more than a day after its time). */
+  /** Samples of the period's rows stored before the row's time or more than a day after it: not counted. */
   readonly lateSamples: number;
   readonly queries: number;
 }
@@ -156,7 +157,7 @@ async function readStation(
 ): Promise<StationRead> {
   const { period } = request;
   const selector = selectorOf([CONCENTRATION, ROW_TIME], [...request.matchers, ['id', id]]);
-  const buffer = newRowBuffer(period.fromMs);
+  const buffer = newRowBuffer();
   const states = new Map<string, SeriesState>(substances.map((s) => [s, newSeries(period)]));
   const feed = (released: Map<string, Row[]>): void => {
     for (const [substance, rows] of released) {
@@ -224,7 +225,14 @@ function takeChunk(
     const substance = series.labels.substance;
     if (series.labels.__name__ !== CONCENTRATION || !substance) continue;
     const times = rowTimes.get(keyOf(series.labels));
-    addSamples(buffer, substance, series.samples.filter(inChunk), (atMs) => times?.get(atMs), period);
+    addSamples(
+      buffer,
+      substance,
+      series.samples.filter(inChunk),
+      (atMs) => times?.get(atMs),
+      period,
+      SCRAPE_LAG_MS,
+    );
   }
   return count;
 }

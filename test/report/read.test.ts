@@ -97,3 +97,59 @@ describe('the reader', () => {
     expect(report.gaps.map((g) => g.message)).toEqual(['no readings in the store match the selection']);
   });
 });
+
+describe('rows stored late and rows scraped twice', () => {
+  const TO = FROM + 7 * DAY;
+  const STEP = 5 * MIN;
+  const LATE_ROW = FROM + 2 * DAY + 12 * 60 * MIN;
+  // 5-minute rows at 50 over a week, each stored at its own time; the row at day 2 12:00 holds 900 and is stored
+  // 42 hours after its time, once.
+  const late = (): MemorySeries[] => {
+    const times = Array.from({ length: (7 * DAY) / STEP }, (_, i) => FROM + i * STEP);
+    const at = (t: number): number => (t === LATE_ROW ? t + 42 * 60 * MIN + 10_000 : t);
+    const labels = { ...base, id: '120' };
+    return [
+      {
+        labels: { __name__: CONC, ...labels, substance: 'no2' },
+        samples: times
+          .map((t) => ({ atMs: at(t), value: t === LATE_ROW ? 900 : 50 }))
+          .sort((a, b) => a.atMs - b.atMs),
+      },
+      {
+        labels: { __name__: 'cityair_measurement_timestamp_seconds', ...labels },
+        samples: times.map((t) => ({ atMs: at(t), value: t / 1000 })).sort((a, b) => a.atMs - b.atMs),
+      },
+    ];
+  };
+
+  it('leaves out a row stored over a day after its time, and says so, whatever --from cuts the chunks', async () => {
+    const seen = [];
+    for (const fromMs of [FROM, FROM + DAY, FROM + 2 * DAY, FROM + DAY + 7 * 60 * MIN]) {
+      const report = await readReport(memoryStore(late()), { ...request, period: { fromMs, toMs: TO } });
+      const s = report.stations[0]?.series[0];
+      seen.push([s?.single?.max, report.lateSamples]);
+    }
+    expect(seen).toEqual(Array(4).fill([50, 1]));
+  });
+
+  it('takes the later scrape of a row when two exporters scrape it, whichever series comes first', async () => {
+    const rows = Array.from({ length: 72 }, (_, i) => FROM + i * 20 * MIN);
+    const of = (instance: string, first: (i: number) => boolean): MemorySeries[] => {
+      const labels = { job: 'cityair', instance, id: '121' };
+      const at = (t: number, i: number): number => t + (first(i) ? 0 : 30_000);
+      return [
+        {
+          labels: { __name__: CONC, ...labels, substance: 'no2' },
+          samples: rows.map((t, i) => ({ atMs: at(t, i), value: first(i) ? 100 : 300 })),
+        },
+        {
+          labels: { __name__: 'cityair_measurement_timestamp_seconds', ...labels },
+          samples: rows.map((t, i) => ({ atMs: at(t, i), value: t / 1000 })),
+        },
+      ];
+    };
+    const store = memoryStore([...of('a', (i) => i % 2 === 0), ...of('b', (i) => i % 2 === 1)]);
+    const report = await readReport(store, request);
+    expect(report.stations[0]?.series[0]).toMatchObject({ rows: 72, mean: 300 });
+  });
+});
