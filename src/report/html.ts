@@ -6,6 +6,7 @@ import { DECIMALS, type Indicator, UNCONFIRMED_RULES } from '../norms/reporting.
 import { SUBSTANCE_NAMES } from '../norms/table.js';
 import { escapeHtml } from '../status/html.js';
 import { CSV_COLUMNS } from './csv.js';
+import { gapMessage } from './messages.js';
 import type { SetBy, StationFigures } from './network.js';
 import { reportNotes } from './notes.js';
 import { formatIndicator, formatNumber, formatTime, type Lang } from './numbers.js';
@@ -108,7 +109,7 @@ function missing(report: Report, options: HtmlOptions): string {
   if (report.gaps.length === 0) return '';
   const items = report.gaps.map(
     (g) =>
-      `<li>${escapeHtml(g.stationId ?? '—')}: ${escapeHtml(formatTime(g.fromMs, options.offsetMinutes))} — ${escapeHtml(formatTime(g.toMs, options.offsetMinutes))}: ${escapeHtml(g.message)}</li>`,
+      `<li>${escapeHtml(g.stationId ?? '—')}: ${escapeHtml(formatTime(g.fromMs, options.offsetMinutes))} — ${escapeHtml(formatTime(g.toMs, options.offsetMinutes))}: ${escapeHtml(gapMessage(g, options.lang))}</li>`,
   );
   return `<section><h2>${WORDS[options.lang].missing}</h2><ul>${items.join('')}</ul></section>`;
 }

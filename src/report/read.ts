@@ -3,10 +3,13 @@
 // folded into running sums. One station at a time: memory holds one chunk's answer and one station's sums.
 import type { SeriesFigures } from './figures.js';
 import { figuresOfRows, seriesFigures } from './figures.js';
+import { type Gap, type GapReason, gapMessage } from './messages.js';
 import { type NetworkFigures, networkFigures, type StationFigures } from './network.js';
 import { addSamples, newRowBuffer, type Row, releaseRows } from './rows.js';
 import { addRow, closeSeries, DAY_MS, HOUR_MS, newSeries, type Period, type SeriesState } from './series.js';
 import { type Labels, type Store, selectorOf } from './store.js';
+
+export type { Gap } from './messages.js';
 
 export const CONCENTRATION = 'cityair_concentration_micrograms_per_cubic_meter';
 export const ROW_TIME = 'cityair_measurement_timestamp_seconds';
@@ -29,14 +32,6 @@ export interface ReportRequest {
   /** The --label pairs: exact matchers on every series. */
   readonly matchers: readonly (readonly [string, string])[];
   readonly stations: readonly number[] | undefined;
-}
-
-/** A part of the report the store did not give. */
-export interface Gap {
-  readonly stationId: string | undefined;
-  readonly fromMs: number;
-  readonly toMs: number;
-  readonly message: string;
 }
 
 export interface Report {
@@ -136,9 +131,8 @@ function unmatched(request: ReportRequest, listed: ReadonlyMap<string, Listed>):
   const bare = ([, { substances }]: [string, Listed]): boolean => substances.length === 0;
   for (const station of listed)
     if (request.stations !== undefined && bare(station))
-      gaps.push({ stationId: station[0], ...period, message: 'no readings in the store for the period' });
-  if ([...listed].every(bare))
-    gaps.push({ stationId: undefined, ...period, message: 'no readings in the store match the selection' });
+      gaps.push(ownGap(station[0], period, { kind: 'noReadings' }));
+  if ([...listed].every(bare)) gaps.push(ownGap(undefined, period, { kind: 'noMatch' }));
   return gaps;
 }
 
@@ -188,7 +182,13 @@ async function readStation(
   }
   feed(releaseRows(buffer, period.toMs));
   for (const [substance, { count, firstMs, lastMs }] of buffer.unpaired)
-    gaps.push({ stationId: id, fromMs: firstMs, toMs: lastMs, message: unpairedMessage(substance, count) });
+    gaps.push(
+      ownGap(
+        id,
+        { fromMs: firstMs, toMs: lastMs },
+        { kind: 'unpaired', substance, count, rowTime: ROW_TIME },
+      ),
+    );
   const series: SeriesFigures[] = [];
   for (const [substance, state] of [...states].sort(([a], [b]) => a.localeCompare(b))) {
     closeSeries(state);
@@ -197,9 +197,15 @@ async function readStation(
   return { series, gaps, late: buffer.late };
 }
 
-/** Why samples without a row time are not counted: rows cannot be told from repeated scrapes without it. */
-export const unpairedMessage = (substance: string, count: number): string =>
-  `${count} samples of ${substance} have no ${ROW_TIME} beside them in the store, so rows cannot be told from repeated scrapes; they are not counted`;
+/** A gap the report decided on itself: its message in English, its reason for the report's language. */
+function ownGap(
+  stationId: string | undefined,
+  span: { readonly fromMs: number; readonly toMs: number },
+  reason: GapReason,
+): Gap {
+  const gap = { stationId, fromMs: span.fromMs, toMs: span.toMs, message: '', reason };
+  return { ...gap, message: gapMessage(gap, 'en') };
+}
 
 /** Pairs each concentration sample with the row time its timestamp series held at that instant; returns the count. */
 function takeChunk(

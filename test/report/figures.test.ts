@@ -410,5 +410,22 @@ describe('impossible values', () => {
     expect(reportNotes(report, 'en')).toContain(
       'Station Bad (4), co: 1 negative concentrations left out (a concentration cannot be negative).',
     );
+    expect(reportNotes(report, 'ru')).toContain(
+      'Станция Bad (4), co: не учтено 1 отрицательное значение концентрации (концентрация не может быть отрицательной).',
+    );
+    const late = (n: number) =>
+      reportNotes({ ...report, lateSamples: n }, 'ru')
+        .at(-1)
+        ?.split(' строк')[0];
+    expect([1, 2, 5, 11, 14, 21, 22, 112].map(late)).toEqual([
+      'Не учтено: 1 отсчёт',
+      'Не учтено: 2 отсчёта',
+      'Не учтено: 5 отсчётов',
+      'Не учтено: 11 отсчётов',
+      'Не учтено: 14 отсчётов',
+      'Не учтено: 21 отсчёт',
+      'Не учтено: 22 отсчёта',
+      'Не учтено: 112 отсчётов',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 // The reader over a store held in memory: what it does with the store's series beyond plain rows.
 import { describe, expect, it } from 'vitest';
+import { gapMessage } from '../../src/report/messages.js';
 import { readReport } from '../../src/report/read.js';
 import { type MemorySeries, memoryStore } from '../support/memory-store.js';
 
@@ -55,6 +56,9 @@ describe('the reader', () => {
     expect(report.stations[0]?.series[0]?.rows).toBe(3);
     expect(report.gaps.map((g) => g.message)).toEqual([
       '1 samples of no2 have no cityair_measurement_timestamp_seconds beside them in the store, so rows cannot be told from repeated scrapes; they are not counted',
+    ]);
+    expect(report.gaps.map((g) => gapMessage(g, 'ru'))).toEqual([
+      'не учтено 1 отсчёт no2 без cityair_measurement_timestamp_seconds рядом в хранилище: строки не отличить от повторных опросов',
     ]);
   });
 
