@@ -6,7 +6,16 @@ import { figuresOfRows, seriesFigures } from './figures.js';
 import { type Gap, type GapReason, gapMessage } from './messages.js';
 import { type NetworkFigures, networkFigures, type StationFigures } from './network.js';
 import { addSamples, newRowBuffer, type Row, releaseRows } from './rows.js';
-import { addRow, closeSeries, DAY_MS, HOUR_MS, newSeries, type Period, type SeriesState } from './series.js';
+import {
+  addRow,
+  closeSeries,
+  DAY_MS,
+  HOUR_MS,
+  newSeries,
+  noteCadence,
+  type Period,
+  type SeriesState,
+} from './series.js';
 import { type Labels, type Store, selectorOf } from './store.js';
 
 export type { Gap } from './messages.js';
@@ -22,6 +31,11 @@ export const STATION_INFO = 'cityair_station_info';
  * (a daily row may be published the next day). Rows are then kept by their own time.
  */
 export const SCRAPE_LAG_MS = DAY_MS;
+/**
+ * Rows are read this far before --from too, for the station's cadence only: a station of daily rows with one row
+ * in the period is known daily from its rows around it (those up to a day past --to are read anyway).
+ */
+export const CADENCE_MARGIN_MS = 2 * DAY_MS;
 const FIRST_CHUNK_MS = DAY_MS;
 const MAX_CHUNK_MS = 32 * DAY_MS;
 const FEW_SAMPLES = 50_000;
@@ -153,34 +167,39 @@ async function readStation(
   const selector = selectorOf([CONCENTRATION, ROW_TIME], [...request.matchers, ['id', id]]);
   const buffer = newRowBuffer();
   const states = new Map<string, SeriesState>(substances.map((s) => [s, newSeries(period)]));
+  const inPeriod = (row: Row): boolean => row.atMs >= period.fromMs && row.atMs < period.toMs;
   const feed = (released: Map<string, Row[]>): void => {
     for (const [substance, rows] of released) {
       let state = states.get(substance);
       if (state === undefined) {
+        if (!rows.some(inPeriod)) continue;
         state = newSeries(period);
         states.set(substance, state);
       }
-      for (const row of rows) addRow(state, row);
+      for (const row of rows)
+        if (inPeriod(row)) addRow(state, row);
+        else noteCadence(state, row.atMs);
     }
   };
   const gaps: Gap[] = [];
   let chunkMs = FIRST_CHUNK_MS;
   const readToMs = period.toMs + SCRAPE_LAG_MS;
-  for (let startMs = period.fromMs; startMs < readToMs; ) {
+  const around = { fromMs: period.fromMs - CADENCE_MARGIN_MS, toMs: readToMs };
+  for (let startMs = around.fromMs; startMs < readToMs; ) {
     const endMs = Math.min(startMs + chunkMs, readToMs);
     try {
       const answer = await store.samples(selector, endMs - 1, endMs - startMs);
-      const count = takeChunk(buffer, answer, startMs, endMs, period);
+      const count = takeChunk(buffer, answer, { fromMs: startMs, toMs: endMs }, period, around);
       if (count < FEW_SAMPLES) chunkMs = Math.min(chunkMs * 2, MAX_CHUNK_MS);
       else if (count > MANY_SAMPLES) chunkMs = Math.max(chunkMs / 2, HOUR_MS);
     } catch (error) {
       gaps.push({ stationId: id, fromMs: startMs, toMs: endMs, message: (error as Error).message });
     }
     feed(releaseRows(buffer, endMs - SCRAPE_LAG_MS));
-    onChunk(Math.min(endMs, period.toMs));
+    onChunk(Math.max(period.fromMs, Math.min(endMs, period.toMs)));
     startMs = endMs;
   }
-  feed(releaseRows(buffer, period.toMs));
+  feed(releaseRows(buffer, Number.POSITIVE_INFINITY));
   for (const [substance, { count, firstMs, lastMs }] of buffer.unpaired)
     gaps.push(
       ownGap(
@@ -211,11 +230,11 @@ function ownGap(
 function takeChunk(
   buffer: ReturnType<typeof newRowBuffer>,
   answer: readonly { labels: Labels; samples: readonly { atMs: number; value: number }[] }[],
-  startMs: number,
-  endMs: number,
+  chunk: { readonly fromMs: number; readonly toMs: number },
   period: Period,
+  around: { readonly fromMs: number; readonly toMs: number },
 ): number {
-  const inChunk = (s: { atMs: number }): boolean => s.atMs >= startMs && s.atMs < endMs;
+  const inChunk = (s: { atMs: number }): boolean => s.atMs >= chunk.fromMs && s.atMs < chunk.toMs;
   const rowTimes = new Map<string, Map<number, number>>();
   let count = 0;
   for (const series of answer) {
@@ -238,6 +257,7 @@ function takeChunk(
       (atMs) => times?.get(atMs),
       period,
       SCRAPE_LAG_MS,
+      around,
     );
   }
   return count;

@@ -47,7 +47,8 @@ export const newRowBuffer = (): RowBuffer => ({
 
 /**
  * Adds one substance's samples; `rowTimeAt` gives the row time (ms) the timestamp series held at a sample's
- * instant. Rows outside [fromMs, toMs) are not the period's. A sample counts for its row only if stored no
+ * instant. Rows outside [fromMs, toMs) are not the period's; those in `around` are kept too (for the station's
+ * cadence only). A sample counts for its row only if stored no
  * earlier than the row's time and at most `lagMs` after it; any other is left out and tallied in `late`. This
  * rule looks at the sample alone, so the figures do not depend on how the period is cut into chunks. A sample
  * stored later than the one a row holds replaces its value, whatever series it came from (the API may revise a
@@ -61,6 +62,7 @@ export function addSamples(
   rowTimeAt: (atMs: number) => number | undefined,
   period: { readonly fromMs: number; readonly toMs: number },
   lagMs: number,
+  around: { readonly fromMs: number; readonly toMs: number } = period,
 ): void {
   let rows = buffer.bySubstance.get(substance);
   if (rows === undefined) {
@@ -75,9 +77,9 @@ export function addSamples(
         tallyUnpaired(buffer, substance, sample.atMs);
       continue;
     }
-    if (atMs < period.fromMs || atMs >= period.toMs) continue;
+    if (atMs < around.fromMs || atMs >= around.toMs) continue;
     if (sample.atMs < atMs || sample.atMs - atMs > lagMs) {
-      buffer.late++;
+      if (atMs >= period.fromMs && atMs < period.toMs) buffer.late++;
       continue;
     }
     const held = rows.get(atMs);

@@ -157,3 +157,29 @@ describe('rows stored late and rows scraped twice', () => {
     expect(report.stations[0]?.series[0]).toMatchObject({ rows: 72, mean: 300 });
   });
 });
+
+describe('the cadence of a station', () => {
+  it('learns daily rows from the rows around a period holding one of them: daily, 100 %, one valid day', async () => {
+    const days = [-3, -2, -1, 0, 1, 2].map((d) => FROM + d * DAY);
+    const labels = { ...base, id: '112' };
+    const store = memoryStore([
+      {
+        labels: { __name__: CONC, ...labels, substance: 'pm2.5' },
+        samples: days.map((t) => ({ atMs: t, value: 41 })),
+      },
+      {
+        labels: { __name__: 'cityair_measurement_timestamp_seconds', ...labels },
+        samples: days.map((t) => ({ atMs: t, value: t / 1000 })),
+      },
+    ]);
+    const report = await readReport(store, request);
+    expect(report.stations[0]?.series[0]).toMatchObject({
+      resolution: 'daily',
+      rows: 1,
+      capture: 1,
+      validDays: 1,
+      daysAboveDailyNorm: 1,
+      whoDaysAbove: 1,
+    });
+  });
+});
