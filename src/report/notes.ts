@@ -13,7 +13,7 @@ const TEXT = {
     slots:
       'Период начинается или кончается не на границе 20-минутного интервала (:00, :20, :40): крайние интервалы дают разовое значение только по строкам внутри периода.',
     days: 'Период начинается или кончается не в полночь ({clock}): крайние сутки содержат только часы внутри периода и учитываются, лишь если из них 18 часов с данными.',
-    late: 'Не учтено: {n} {samples} строк, записанных в хранилище раньше времени строки или более чем через сутки после него.',
+    late: 'Не учтено: {n} {samples} строк, записанных в хранилище раньше времени строки или более чем через двое суток после него.',
     impossible:
       'Станция {station}, {substance}: не учтено {n} {values} концентрации (концентрация не может быть отрицательной).',
   },
@@ -21,7 +21,7 @@ const TEXT = {
     slots:
       'The period starts or ends off a 20-minute slot boundary (:00, :20, :40): its edge slots give a single value from the rows inside the period only.',
     days: 'The period starts or ends off midnight ({clock}): its edge days hold only the hours inside the period and count only when 18 of those hold readings.',
-    late: '{n} samples of rows stored before the row’s own time or more than a day after it were not counted.',
+    late: '{n} samples of rows stored before the row’s own time or more than two days after it were not counted.',
     impossible:
       'Station {station}, {substance}: {n} negative concentrations left out (a concentration cannot be negative).',
   },

@@ -28,12 +28,12 @@ export const STATION_INFO = 'cityair_station_info';
  * A live row is scraped after its own time, again until the next comes: a sample counts for its row only if stored
  * at most this long after the row's time (rows.ts), so rows are handed on once this far behind the chunk, and
  * samples are read this far past --to, so that the last rows of the period, first scraped after --to, still count
- * (a daily row may be published the next day). Rows are then kept by their own time.
+ * (a daily row, stamped with the start of its day, is published the next day: 34 hours after its time). Rows are then kept by their own time.
  */
-export const SCRAPE_LAG_MS = DAY_MS;
+export const SCRAPE_LAG_MS = 2 * DAY_MS;
 /**
  * Rows are read this far before --from too, for the station's cadence only: a station of daily rows with one row
- * in the period is known daily from its rows around it (those up to a day past --to are read anyway).
+ * in the period is known daily from its rows around it (those up to two days past --to are read anyway).
  */
 export const CADENCE_MARGIN_MS = 2 * DAY_MS;
 const FIRST_CHUNK_MS = DAY_MS;
@@ -53,7 +53,7 @@ export interface Report {
   readonly stations: readonly StationFigures[];
   readonly network: NetworkFigures;
   readonly gaps: readonly Gap[];
-  /** Samples of the period's rows stored before the row's time or more than a day after it: not counted. */
+  /** Samples of the period's rows stored before the row's time or more than two days after it: not counted. */
   readonly lateSamples: number;
   readonly queries: number;
 }

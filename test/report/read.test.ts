@@ -107,10 +107,10 @@ describe('rows stored late and rows scraped twice', () => {
   const STEP = 5 * MIN;
   const LATE_ROW = FROM + 2 * DAY + 12 * 60 * MIN;
   // 5-minute rows at 50 over a week, each stored at its own time; the row at day 2 12:00 holds 900 and is stored
-  // 42 hours after its time, once.
+  // 50 hours after its time, once (past the two-day lag).
   const late = (): MemorySeries[] => {
     const times = Array.from({ length: (7 * DAY) / STEP }, (_, i) => FROM + i * STEP);
-    const at = (t: number): number => (t === LATE_ROW ? t + 42 * 60 * MIN + 10_000 : t);
+    const at = (t: number): number => (t === LATE_ROW ? t + 50 * 60 * MIN + 10_000 : t);
     const labels = { ...base, id: '120' };
     return [
       {
@@ -159,17 +159,17 @@ describe('rows stored late and rows scraped twice', () => {
 });
 
 describe('the cadence of a station', () => {
-  it('learns daily rows from the rows around a period holding one of them: daily, 100 %, one valid day', async () => {
+  it('learns daily rows (each published 34 h after its day starts) from the rows around a period holding one: daily, 100 %, one valid day', async () => {
     const days = [-3, -2, -1, 0, 1, 2].map((d) => FROM + d * DAY);
     const labels = { ...base, id: '112' };
     const store = memoryStore([
       {
         labels: { __name__: CONC, ...labels, substance: 'pm2.5' },
-        samples: days.map((t) => ({ atMs: t, value: 41 })),
+        samples: days.map((t) => ({ atMs: t + 34 * 60 * MIN, value: 41 })),
       },
       {
         labels: { __name__: 'cityair_measurement_timestamp_seconds', ...labels },
-        samples: days.map((t) => ({ atMs: t, value: t / 1000 })),
+        samples: days.map((t) => ({ atMs: t + 34 * 60 * MIN, value: t / 1000 })),
       },
     ]);
     const report = await readReport(store, request);
