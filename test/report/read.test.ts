@@ -183,3 +183,10 @@ describe('the cadence of a station', () => {
     });
   });
 });
+
+describe('a station of one row and none around it', () => {
+  it('says its cadence is unknown rather than guess hourly, its figures those of hourly rows', async () => {
+    const report = await readReport(memoryStore([conc('1', [100]), rowTimes('1', 1)]), request);
+    expect(report.stations[0]?.series[0]).toMatchObject({ resolution: 'unknown', rows: 1, capture: 1 / 24 });
+  });
+});
