@@ -173,7 +173,7 @@ describe.skipIf(!prometheusPath() || !promtoolPath())('the report on Prometheus 
       const run = await runReport([...periodArgs(`http://127.0.0.1:${port}`), '--format=csv', '--lang=ru']);
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(
-        /incomplete: station 102 from 2026-10-01 00:00 UTC\+03:00 to .*HTTP 503 .*overloaded/,
+        /неполный: станция 102 с 2026-10-01 00:00 UTC\+03:00 по .*HTTP 503 .*overloaded/,
       );
       const rows = csvByStation(run.stdout, 'ru');
       expect(rows.get('101')).toEqual(expectedIn('ru', '101'));
@@ -265,7 +265,7 @@ describe('when the store fails', () => {
     const port = await freePort();
     const run = await runReport([...periodArgs(`http://127.0.0.1:${port}`), '--format=json']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^cityair-exporter report: incomplete: the station list from .*ECONNREFUSED/m);
+    expect(run.stderr).toMatch(/^cityair-exporter report: неполный: список станций с .*ECONNREFUSED/m);
     const body = z
       .object({
         complete: z.boolean(),

@@ -9,9 +9,10 @@ import { parseReportCli, type ReportConfig, reportHelp } from './config.js';
 import { reportCsv } from './csv.js';
 import { reportHtml } from './html.js';
 import { reportJson } from './json.js';
+import { gapMessage } from './messages.js';
 import { formatTime } from './numbers.js';
 import { reportOutputProblem } from './output-check.js';
-import { type Progress, type Report, readReport } from './read.js';
+import { type Gap, type Progress, type Report, readReport } from './read.js';
 import { openStore } from './store.js';
 
 export async function reportMain(
@@ -63,11 +64,18 @@ export async function reportMain(
     );
     return 1;
   }
-  for (const gap of report.gaps)
-    process.stderr.write(
-      `cityair-exporter report: incomplete: ${gap.stationId === undefined ? 'the station list' : `station ${gap.stationId}`} from ${formatTime(gap.fromMs, config.offsetMinutes)} to ${formatTime(gap.toMs, config.offsetMinutes)}: ${gap.message}\n`,
-    );
+  for (const gap of report.gaps) process.stderr.write(`cityair-exporter report: ${gapLine(gap, config)}\n`);
   return report.gaps.length === 0 ? 0 : 1;
+}
+
+/** A missing part of the report on standard error, in the report's language. */
+function gapLine(gap: Gap, config: ReportConfig): string {
+  const from = formatTime(gap.fromMs, config.offsetMinutes);
+  const to = formatTime(gap.toMs, config.offsetMinutes);
+  const message = gapMessage(gap, config.lang);
+  if (config.lang === 'ru')
+    return `неполный: ${gap.stationId === undefined ? 'список станций' : `станция ${gap.stationId}`} с ${from} по ${to}: ${message}`;
+  return `incomplete: ${gap.stationId === undefined ? 'the station list' : `station ${gap.stationId}`} from ${from} to ${to}: ${message}`;
 }
 
 function render(report: Report, config: ReportConfig): string {

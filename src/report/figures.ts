@@ -22,7 +22,8 @@ import {
 } from './series.js';
 
 /** What the rows allow: 20-minute single values, or only hourly or daily means. */
-export type Resolution = 'single' | 'hourly' | 'daily' | 'none';
+/** `unknown`: one row and none around it, so no cadence; its figures are taken as of hourly rows, and it says so. */
+export type Resolution = 'single' | 'hourly' | 'daily' | 'unknown' | 'none';
 
 export interface SingleFigures {
   readonly count: number;
@@ -78,7 +79,7 @@ export interface Chart {
 
 export function resolutionOf(cadence: number | undefined, rows: number): Resolution {
   if (rows === 0) return 'none';
-  if (cadence === undefined) return 'hourly';
+  if (cadence === undefined) return 'unknown';
   if (cadence <= SINGLE_SLOT_MS) return 'single';
   return cadence < DAY_MS ? 'hourly' : 'daily';
 }
@@ -198,7 +199,8 @@ function countDays(state: SeriesState, resolution: Resolution): number {
 
 function captureOf(state: SeriesState, resolution: Resolution, period: Period, days: number): number {
   if (resolution === 'single') return state.singles.length / slotsIn(period);
-  if (resolution === 'hourly') return state.dayHours.reduce((n, v) => n + v, 0) / hoursIn(period);
+  if (resolution === 'hourly' || resolution === 'unknown')
+    return state.dayHours.reduce((n, v) => n + v, 0) / hoursIn(period);
   if (resolution === 'daily') return days / daysIn(period);
   return 0;
 }

@@ -6,9 +6,10 @@ import { DECIMALS, type Indicator, UNCONFIRMED_RULES } from '../norms/reporting.
 import { SUBSTANCE_NAMES } from '../norms/table.js';
 import { escapeHtml } from '../status/html.js';
 import { CSV_COLUMNS } from './csv.js';
+import { gapMessage } from './messages.js';
 import type { SetBy, StationFigures } from './network.js';
 import { reportNotes } from './notes.js';
-import { formatIndicator, formatNumber, formatTime, type Lang } from './numbers.js';
+import { formatIndicator, formatNumber, formatTime, indicatorDecimals, type Lang } from './numbers.js';
 import type { Report } from './read.js';
 import { seriesChart } from './svg.js';
 import { WORDS } from './words.js';
@@ -86,11 +87,13 @@ function summary(report: Report, lang: Lang): string {
   const capture = n.capture
     ? `<td class="n">${formatNumber(100 * n.capture.mean, DECIMALS.percent, lang)} %</td><td>${w.lowestCapture}: ${formatNumber(100 * n.capture.lowest.value, DECIMALS.percent, lang)} % — ${escapeHtml(substanceName(n.capture.lowest.substance))}, ${escapeHtml(stationLabel(n.capture.lowest.stationName, n.capture.lowest.stationId))}</td>`
     : `<td colspan="2">${w.noData}</td>`;
+  // The terms with the total's places, so that a total printed with more places near an edge adds up.
+  const termPlaces = n.iza ? indicatorDecimals(n.iza.value, 'iza') : DECIMALS.iza;
   const iza = n.iza
     ? `<td class="n">${formatIndicator(n.iza.value, 'iza', lang)}</td><td>${w.izaTerms}: ${n.iza.terms
         .map(
           (t) =>
-            `${escapeHtml(substanceName(t.substance))} (${formatNumber(t.mean, 1, lang)} / ${formatNumber(t.norm, 0, lang)})^${formatNumber(t.exponent, 1, lang)} = ${formatNumber(t.term, DECIMALS.iza, lang)}`,
+            `${escapeHtml(substanceName(t.substance))} (${formatNumber(t.mean, 1, lang)} / ${formatNumber(t.norm, 0, lang)})^${formatNumber(t.exponent, 1, lang)} = ${formatNumber(t.term, termPlaces, lang)}`,
         )
         .join('; ')}</td>`
     : `<td colspan="2" class="muted">${w.izaNotYear}</td>`;
@@ -108,7 +111,7 @@ function missing(report: Report, options: HtmlOptions): string {
   if (report.gaps.length === 0) return '';
   const items = report.gaps.map(
     (g) =>
-      `<li>${escapeHtml(g.stationId ?? '—')}: ${escapeHtml(formatTime(g.fromMs, options.offsetMinutes))} — ${escapeHtml(formatTime(g.toMs, options.offsetMinutes))}: ${escapeHtml(g.message)}</li>`,
+      `<li>${escapeHtml(g.stationId ?? '—')}: ${escapeHtml(formatTime(g.fromMs, options.offsetMinutes))} — ${escapeHtml(formatTime(g.toMs, options.offsetMinutes))}: ${escapeHtml(gapMessage(g, options.lang))}</li>`,
   );
   return `<section><h2>${WORDS[options.lang].missing}</h2><ul>${items.join('')}</ul></section>`;
 }

@@ -1,5 +1,6 @@
 // The report as JSON for other programs: every figure unrounded, times as RFC 3339, the rules the figures rest on.
 import { UNCONFIRMED_RULES } from '../norms/reporting.js';
+import { gapMessage } from './messages.js';
 import { reportNotes } from './notes.js';
 import type { Lang } from './numbers.js';
 import type { Report } from './read.js';
@@ -17,7 +18,7 @@ export function reportJson(report: Report, lang: Lang): string {
         stationId: g.stationId ?? null,
         from: iso(g.fromMs),
         to: iso(g.toMs),
-        message: g.message,
+        message: gapMessage(g, lang),
       })),
       network: report.network,
       stations: report.stations.map((station) => ({

@@ -24,12 +24,17 @@ export function formatNumber(value: number | undefined, decimals: number, lang: 
  */
 export function formatIndicator(value: number | undefined, indicator: Indicator, lang: Lang): string {
   if (value === undefined || !Number.isFinite(value)) return '';
+  return formatNumber(withoutNoise(value), indicatorDecimals(value, indicator), lang);
+}
+
+/** The places `formatIndicator` prints `value` with: the usual, or more near a level edge it is not on. */
+export function indicatorDecimals(value: number, indicator: Indicator): number {
   const exact = withoutNoise(value);
   const edges = levelEdges(indicator);
   let decimals = INDICATOR_DECIMALS[indicator];
   while (decimals < 6 && roundTo(exact, decimals) !== exact && edges.includes(roundTo(exact, decimals)))
     decimals++;
-  return formatNumber(exact, decimals, lang);
+  return decimals;
 }
 
 /** "2026-10-01 13:20" on the clock of `offsetMinutes`, with the offset when it is not UTC. */

@@ -3,21 +3,39 @@
 // folded into running sums. One station at a time: memory holds one chunk's answer and one station's sums.
 import type { SeriesFigures } from './figures.js';
 import { figuresOfRows, seriesFigures } from './figures.js';
+import { type Gap, type GapReason, gapMessage } from './messages.js';
 import { type NetworkFigures, networkFigures, type StationFigures } from './network.js';
 import { addSamples, newRowBuffer, type Row, releaseRows } from './rows.js';
-import { addRow, closeSeries, DAY_MS, HOUR_MS, newSeries, type Period, type SeriesState } from './series.js';
+import {
+  addRow,
+  closeSeries,
+  DAY_MS,
+  HOUR_MS,
+  newSeries,
+  noteCadence,
+  type Period,
+  type SeriesState,
+} from './series.js';
 import { type Labels, type Store, selectorOf } from './store.js';
+
+export type { Gap } from './messages.js';
 
 export const CONCENTRATION = 'cityair_concentration_micrograms_per_cubic_meter';
 export const ROW_TIME = 'cityair_measurement_timestamp_seconds';
 export const STATION_INFO = 'cityair_station_info';
 
 /**
- * A live row is scraped after its own time, again until the next comes: rows are handed on only once this far
- * behind the chunk, and samples are read this far past --to, so that the last rows of the period, first scraped
- * after --to, still count (a daily row may be published the next day). Rows are then kept by their own time.
+ * A live row is scraped after its own time, again until the next comes: a sample counts for its row only if stored
+ * at most this long after the row's time (rows.ts), so rows are handed on once this far behind the chunk, and
+ * samples are read this far past --to, so that the last rows of the period, first scraped after --to, still count
+ * (a daily row, stamped with the start of its day, is published the next day: 34 hours after its time). Rows are then kept by their own time.
  */
-export const SCRAPE_LAG_MS = DAY_MS;
+export const SCRAPE_LAG_MS = 2 * DAY_MS;
+/**
+ * Rows are read this far before --from too, for the station's cadence only: a station of daily rows with one row
+ * in the period is known daily from its rows around it (those up to two days past --to are read anyway).
+ */
+export const CADENCE_MARGIN_MS = 2 * DAY_MS;
 const FIRST_CHUNK_MS = DAY_MS;
 const MAX_CHUNK_MS = 32 * DAY_MS;
 const FEW_SAMPLES = 50_000;
@@ -30,20 +48,12 @@ export interface ReportRequest {
   readonly stations: readonly number[] | undefined;
 }
 
-/** A part of the report the store did not give. */
-export interface Gap {
-  readonly stationId: string | undefined;
-  readonly fromMs: number;
-  readonly toMs: number;
-  readonly message: string;
-}
-
 export interface Report {
   readonly request: ReportRequest;
   readonly stations: readonly StationFigures[];
   readonly network: NetworkFigures;
   readonly gaps: readonly Gap[];
-  /** Samples of rows whose time had already been handed on (a row scraped more than a day after its time). */
+  /** Samples of the period's rows stored before the row's time or more than two days after it: not counted. */
   readonly lateSamples: number;
   readonly queries: number;
 }
@@ -135,9 +145,8 @@ function unmatched(request: ReportRequest, listed: ReadonlyMap<string, Listed>):
   const bare = ([, { substances }]: [string, Listed]): boolean => substances.length === 0;
   for (const station of listed)
     if (request.stations !== undefined && bare(station))
-      gaps.push({ stationId: station[0], ...period, message: 'no readings in the store for the period' });
-  if ([...listed].every(bare))
-    gaps.push({ stationId: undefined, ...period, message: 'no readings in the store match the selection' });
+      gaps.push(ownGap(station[0], period, { kind: 'noReadings' }));
+  if ([...listed].every(bare)) gaps.push(ownGap(undefined, period, { kind: 'noMatch' }));
   return gaps;
 }
 
@@ -156,38 +165,49 @@ async function readStation(
 ): Promise<StationRead> {
   const { period } = request;
   const selector = selectorOf([CONCENTRATION, ROW_TIME], [...request.matchers, ['id', id]]);
-  const buffer = newRowBuffer(period.fromMs);
+  const buffer = newRowBuffer();
   const states = new Map<string, SeriesState>(substances.map((s) => [s, newSeries(period)]));
+  const inPeriod = (row: Row): boolean => row.atMs >= period.fromMs && row.atMs < period.toMs;
   const feed = (released: Map<string, Row[]>): void => {
     for (const [substance, rows] of released) {
       let state = states.get(substance);
       if (state === undefined) {
+        if (!rows.some(inPeriod)) continue;
         state = newSeries(period);
         states.set(substance, state);
       }
-      for (const row of rows) addRow(state, row);
+      for (const row of rows)
+        if (inPeriod(row)) addRow(state, row);
+        else noteCadence(state, row.atMs);
     }
   };
   const gaps: Gap[] = [];
   let chunkMs = FIRST_CHUNK_MS;
   const readToMs = period.toMs + SCRAPE_LAG_MS;
-  for (let startMs = period.fromMs; startMs < readToMs; ) {
+  const around = { fromMs: period.fromMs - CADENCE_MARGIN_MS, toMs: readToMs };
+  for (let startMs = around.fromMs; startMs < readToMs; ) {
     const endMs = Math.min(startMs + chunkMs, readToMs);
     try {
       const answer = await store.samples(selector, endMs - 1, endMs - startMs);
-      const count = takeChunk(buffer, answer, startMs, endMs, period);
+      const count = takeChunk(buffer, answer, { fromMs: startMs, toMs: endMs }, period, around);
       if (count < FEW_SAMPLES) chunkMs = Math.min(chunkMs * 2, MAX_CHUNK_MS);
       else if (count > MANY_SAMPLES) chunkMs = Math.max(chunkMs / 2, HOUR_MS);
     } catch (error) {
       gaps.push({ stationId: id, fromMs: startMs, toMs: endMs, message: (error as Error).message });
     }
     feed(releaseRows(buffer, endMs - SCRAPE_LAG_MS));
-    onChunk(Math.min(endMs, period.toMs));
+    onChunk(Math.max(period.fromMs, Math.min(endMs, period.toMs)));
     startMs = endMs;
   }
-  feed(releaseRows(buffer, period.toMs));
+  feed(releaseRows(buffer, Number.POSITIVE_INFINITY));
   for (const [substance, { count, firstMs, lastMs }] of buffer.unpaired)
-    gaps.push({ stationId: id, fromMs: firstMs, toMs: lastMs, message: unpairedMessage(substance, count) });
+    gaps.push(
+      ownGap(
+        id,
+        { fromMs: firstMs, toMs: lastMs },
+        { kind: 'unpaired', substance, count, rowTime: ROW_TIME },
+      ),
+    );
   const series: SeriesFigures[] = [];
   for (const [substance, state] of [...states].sort(([a], [b]) => a.localeCompare(b))) {
     closeSeries(state);
@@ -196,19 +216,25 @@ async function readStation(
   return { series, gaps, late: buffer.late };
 }
 
-/** Why samples without a row time are not counted: rows cannot be told from repeated scrapes without it. */
-export const unpairedMessage = (substance: string, count: number): string =>
-  `${count} samples of ${substance} have no ${ROW_TIME} beside them in the store, so rows cannot be told from repeated scrapes; they are not counted`;
+/** A gap the report decided on itself: its message in English, its reason for the report's language. */
+function ownGap(
+  stationId: string | undefined,
+  span: { readonly fromMs: number; readonly toMs: number },
+  reason: GapReason,
+): Gap {
+  const gap = { stationId, fromMs: span.fromMs, toMs: span.toMs, message: '', reason };
+  return { ...gap, message: gapMessage(gap, 'en') };
+}
 
 /** Pairs each concentration sample with the row time its timestamp series held at that instant; returns the count. */
 function takeChunk(
   buffer: ReturnType<typeof newRowBuffer>,
   answer: readonly { labels: Labels; samples: readonly { atMs: number; value: number }[] }[],
-  startMs: number,
-  endMs: number,
+  chunk: { readonly fromMs: number; readonly toMs: number },
   period: Period,
+  around: { readonly fromMs: number; readonly toMs: number },
 ): number {
-  const inChunk = (s: { atMs: number }): boolean => s.atMs >= startMs && s.atMs < endMs;
+  const inChunk = (s: { atMs: number }): boolean => s.atMs >= chunk.fromMs && s.atMs < chunk.toMs;
   const rowTimes = new Map<string, Map<number, number>>();
   let count = 0;
   for (const series of answer) {
@@ -224,7 +250,15 @@ function takeChunk(
     const substance = series.labels.substance;
     if (series.labels.__name__ !== CONCENTRATION || !substance) continue;
     const times = rowTimes.get(keyOf(series.labels));
-    addSamples(buffer, substance, series.samples.filter(inChunk), (atMs) => times?.get(atMs), period);
+    addSamples(
+      buffer,
+      substance,
+      series.samples.filter(inChunk),
+      (atMs) => times?.get(atMs),
+      period,
+      SCRAPE_LAG_MS,
+      around,
+    );
   }
   return count;
 }

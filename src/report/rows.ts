@@ -24,18 +24,22 @@ export interface Unpaired {
   lastMs: number;
 }
 
+/** The value a row holds and the sample time it came from: only a later sample replaces it. */
+interface Held {
+  value: number;
+  sampleMs: number;
+}
+
 /** Rows gathered per substance, not yet handed on: a row may still be scraped again in the next chunk. */
 export interface RowBuffer {
-  /** Rows before this time have been handed on; a later sample of one is dropped (counted in `late`). */
-  releasedBeforeMs: number;
-  readonly bySubstance: Map<string, Map<number, number>>;
+  readonly bySubstance: Map<string, Map<number, Held>>;
   /** Samples in the period without a row time, per substance: not counted. */
   readonly unpaired: Map<string, Unpaired>;
+  /** Samples of the period's rows stored before the row's time or more than `lagMs` after it: not counted. */
   late: number;
 }
 
-export const newRowBuffer = (fromMs: number): RowBuffer => ({
-  releasedBeforeMs: fromMs,
+export const newRowBuffer = (): RowBuffer => ({
   bySubstance: new Map(),
   unpaired: new Map(),
   late: 0,
@@ -43,8 +47,13 @@ export const newRowBuffer = (fromMs: number): RowBuffer => ({
 
 /**
  * Adds one substance's samples; `rowTimeAt` gives the row time (ms) the timestamp series held at a sample's
- * instant. Rows outside [fromMs, toMs) are not the period's. A later scrape of a row replaces its value: the API
- * may revise a recent row.
+ * instant. Rows outside [fromMs, toMs) are not the period's; those in `around` are kept too (for the station's
+ * cadence only). A sample counts for its row only if stored no
+ * earlier than the row's time and at most `lagMs` after it; any other is left out and tallied in `late`. This
+ * rule looks at the sample alone, so the figures do not depend on how the period is cut into chunks. A sample
+ * stored later than the one a row holds replaces its value, whatever series it came from (the API may revise a
+ * recent row, and two exporters may scrape it); at the same sample time the higher value is kept, so the result
+ * does not depend on the order of the series.
  */
 export function addSamples(
   buffer: RowBuffer,
@@ -52,6 +61,8 @@ export function addSamples(
   samples: readonly Sample[],
   rowTimeAt: (atMs: number) => number | undefined,
   period: { readonly fromMs: number; readonly toMs: number },
+  lagMs: number,
+  around: { readonly fromMs: number; readonly toMs: number } = period,
 ): void {
   let rows = buffer.bySubstance.get(substance);
   if (rows === undefined) {
@@ -66,12 +77,18 @@ export function addSamples(
         tallyUnpaired(buffer, substance, sample.atMs);
       continue;
     }
-    if (atMs < period.fromMs || atMs >= period.toMs) continue;
-    if (atMs < buffer.releasedBeforeMs) {
-      if (rows.get(atMs) === undefined) buffer.late++;
+    if (atMs < around.fromMs || atMs >= around.toMs) continue;
+    if (sample.atMs < atMs || sample.atMs - atMs > lagMs) {
+      if (atMs >= period.fromMs && atMs < period.toMs) buffer.late++;
       continue;
     }
-    rows.set(atMs, sample.value);
+    const held = rows.get(atMs);
+    if (
+      held === undefined ||
+      sample.atMs > held.sampleMs ||
+      (sample.atMs === held.sampleMs && sample.value > held.value)
+    )
+      rows.set(atMs, { value: sample.value, sampleMs: sample.atMs });
   }
 }
 
@@ -85,12 +102,15 @@ function tallyUnpaired(buffer: RowBuffer, substance: string, atMs: number): void
   }
 }
 
-/** Hands on, per substance in time order, the rows before `beforeMs`, and forgets them. */
+/**
+ * Hands on, per substance in time order, the rows before `beforeMs`, and forgets them: called once every sample
+ * that may count for them (stored at most the lag after the row's time) has been read.
+ */
 export function releaseRows(buffer: RowBuffer, beforeMs: number): Map<string, Row[]> {
   const out = new Map<string, Row[]>();
   for (const [substance, rows] of buffer.bySubstance) {
     const ready: Row[] = [];
-    for (const [atMs, value] of rows) {
+    for (const [atMs, { value }] of rows) {
       if (atMs >= beforeMs) continue;
       ready.push({ atMs, value });
       rows.delete(atMs);
@@ -98,6 +118,5 @@ export function releaseRows(buffer: RowBuffer, beforeMs: number): Map<string, Ro
     ready.sort((a, b) => a.atMs - b.atMs);
     out.set(substance, ready);
   }
-  buffer.releasedBeforeMs = Math.max(buffer.releasedBeforeMs, beforeMs);
   return out;
 }

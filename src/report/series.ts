@@ -115,7 +115,8 @@ export function addRow(state: SeriesState, row: Row): void {
   state.rows++;
 }
 
-function noteCadence(state: SeriesState, atMs: number): void {
+/** A row read around the period (before --from or after --to): it tells the station's cadence, nothing else. */
+export function noteCadence(state: SeriesState, atMs: number): void {
   if (state.lastRowMs !== undefined) {
     const gap = atMs - state.lastRowMs;
     state.gaps.set(gap, (state.gaps.get(gap) ?? 0) + 1);

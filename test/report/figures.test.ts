@@ -163,7 +163,7 @@ describe('rows from the store', () => {
   const period = { fromMs: FROM, toMs: FROM + DAY };
 
   it('counts a live row scraped every 30 s once, beside a backfilled row, by its own time', () => {
-    const buffer = newRowBuffer(FROM);
+    const buffer = newRowBuffer();
     // Backfilled: 00:00 and 00:05, one sample each at the row's time. Live: the 00:10 and 00:15 rows, each
     // scraped ten times (every 30 s) with the timestamp series holding the row's time.
     const backfilled = [
@@ -176,7 +176,7 @@ describe('rows from the store', () => {
     }));
     const rowTime = (atMs: number): number =>
       atMs < FROM + 10 * MIN ? atMs : FROM + (atMs < FROM + 15 * MIN + 7_000 ? 10 : 15) * MIN;
-    addSamples(buffer, 'no2', [...backfilled, ...live], rowTime, period);
+    addSamples(buffer, 'no2', [...backfilled, ...live], rowTime, period, DAY);
     const released = releaseRows(buffer, period.toMs).get('no2') ?? [];
     expect(released).toEqual([
       { atMs: FROM, value: 100 },
@@ -188,23 +188,41 @@ describe('rows from the store', () => {
     expect(f.single?.max).toBe(250);
   });
 
-  it('keeps a row scraped across two chunks once, and drops one that comes after its time was handed on', () => {
-    const buffer = newRowBuffer(FROM);
+  it('keeps a row scraped across two chunks once; a sample before its row time or over a day after it is left out', () => {
+    const buffer = newRowBuffer();
     const at = () => FROM + HOUR - 5 * MIN;
-    addSamples(buffer, 'no2', [{ atMs: FROM + HOUR - 10_000, value: 1 }], at, period);
+    addSamples(buffer, 'no2', [{ atMs: FROM + HOUR - 10_000, value: 1 }], at, period, DAY);
     releaseRows(buffer, FROM);
-    addSamples(buffer, 'no2', [{ atMs: FROM + HOUR + 20_000, value: 1 }], at, period);
+    addSamples(buffer, 'no2', [{ atMs: FROM + HOUR + 20_000, value: 1 }], at, period, DAY);
     expect(releaseRows(buffer, FROM + 2 * HOUR).get('no2')).toEqual([
       { atMs: FROM + HOUR - 5 * MIN, value: 1 },
     ]);
-    addSamples(buffer, 'no2', [{ atMs: FROM + HOUR + 50_000, value: 7 }], () => FROM + 30 * MIN, period);
-    expect(buffer.late).toBe(1);
+    const row = () => FROM + 30 * MIN;
+    addSamples(buffer, 'no2', [{ atMs: FROM + 30 * MIN + DAY, value: 7 }], row, period, DAY);
+    addSamples(buffer, 'no2', [{ atMs: FROM + 30 * MIN + DAY + 1, value: 8 }], row, period, DAY);
+    addSamples(buffer, 'no2', [{ atMs: FROM + 29 * MIN, value: 9 }], row, period, DAY);
+    expect(releaseRows(buffer, period.toMs).get('no2')).toEqual([{ atMs: FROM + 30 * MIN, value: 7 }]);
+    expect(buffer.late).toBe(2);
+  });
+
+  it('keeps the value of the latest sample of a row whatever series it came from; at one instant the higher', () => {
+    const buffer = newRowBuffer();
+    const row = () => FROM;
+    addSamples(buffer, 'no2', [{ atMs: FROM + 60_000, value: 300 }], row, period, DAY);
+    addSamples(buffer, 'no2', [{ atMs: FROM + 30_000, value: 100 }], row, period, DAY);
+    addSamples(buffer, 'no2', [{ atMs: FROM + 5 * MIN, value: 50 }], () => FROM + 5 * MIN, period, DAY);
+    addSamples(buffer, 'no2', [{ atMs: FROM + 5 * MIN, value: 60 }], () => FROM + 5 * MIN, period, DAY);
+    addSamples(buffer, 'no2', [{ atMs: FROM + 5 * MIN, value: 40 }], () => FROM + 5 * MIN, period, DAY);
+    expect(releaseRows(buffer, period.toMs).get('no2')).toEqual([
+      { atMs: FROM, value: 300 },
+      { atMs: FROM + 5 * MIN, value: 60 },
+    ]);
   });
 
   it('without the timestamp series, counts no row (equal values may be distinct rows) and tallies the samples', () => {
-    const buffer = newRowBuffer(FROM);
+    const buffer = newRowBuffer();
     const samples = [100, 100, 300, 100].map((value, i) => ({ atMs: FROM + i * 5 * MIN, value }));
-    addSamples(buffer, 'co', [...samples, { atMs: FROM + DAY, value: 5 }], () => undefined, period);
+    addSamples(buffer, 'co', [...samples, { atMs: FROM + DAY, value: 5 }], () => undefined, period, DAY);
     expect(releaseRows(buffer, period.toMs).get('co')).toEqual([]);
     expect(buffer.unpaired.get('co')).toEqual({ count: 4, firstMs: FROM, lastMs: FROM + 15 * MIN });
   });
@@ -392,5 +410,22 @@ describe('impossible values', () => {
     expect(reportNotes(report, 'en')).toContain(
       'Station Bad (4), co: 1 negative concentrations left out (a concentration cannot be negative).',
     );
+    expect(reportNotes(report, 'ru')).toContain(
+      'Станция Bad (4), co: не учтено 1 отрицательное значение концентрации (концентрация не может быть отрицательной).',
+    );
+    const late = (n: number) =>
+      reportNotes({ ...report, lateSamples: n }, 'ru')
+        .at(-1)
+        ?.split(' строк')[0];
+    expect([1, 2, 5, 11, 14, 21, 22, 112].map(late)).toEqual([
+      'Не учтено: 1 отсчёт',
+      'Не учтено: 2 отсчёта',
+      'Не учтено: 5 отсчётов',
+      'Не учтено: 11 отсчётов',
+      'Не учтено: 14 отсчётов',
+      'Не учтено: 21 отсчёт',
+      'Не учтено: 22 отсчёта',
+      'Не учтено: 112 отсчётов',
+    ]);
   });
 });

@@ -76,4 +76,40 @@ describe('report outputs', () => {
     expect(html).toContain('daily means and ПДК с.с. (no single values: rows hourly or daily)');
     expect(html).not.toContain('single values (highest in each chart step)');
   });
+
+  it('states the report’s own reason for a missing part in the page’s language, with the Russian plural', () => {
+    const reason = {
+      kind: 'unpaired',
+      substance: 'no2',
+      count: 288,
+      rowTime: 'cityair_measurement_timestamp_seconds',
+    } as const;
+    const gap = { stationId: '7', fromMs: period.fromMs, toMs: period.toMs, message: 'in English', reason };
+    const html = reportHtml(
+      { ...reportOf('A'), gaps: [gap] },
+      { lang: 'ru', offsetMinutes: 0, generatedAtMs: 0 },
+    );
+    expect(html).toContain('не учтено 288 отсчётов no2 без cityair_measurement_timestamp_seconds');
+    expect(html).not.toContain('in English');
+  });
+
+  it('prints the terms of an ИЗА shown with more places near an edge with as many places, so they add up', () => {
+    const report = reportOf('A');
+    const term = (substance: string, value: number) => ({
+      substance,
+      mean: 40,
+      norm: 40,
+      exponent: 1,
+      term: value,
+      stations: 1,
+    });
+    const iza = { value: 4.99996, terms: [term('no2', 2.99997), term('so2', 1.99999)] };
+    const html = reportHtml(
+      { ...report, network: { ...report.network, iza } },
+      { lang: 'ru', offsetMinutes: 0, generatedAtMs: 0 },
+    );
+    expect(html).toContain('>4,99996<');
+    expect(html).toContain('= 2,99997;');
+    expect(html).toContain('= 1,99999<');
+  });
 });
