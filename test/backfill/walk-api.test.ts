@@ -62,6 +62,7 @@ interface Walked {
   readonly requests: number;
   /** Rows the API ever gave (distinct times): the request bound grows with them. */
   readonly read: number;
+  readonly seen: ReadonlySet<number>;
 }
 
 async function walk(
@@ -96,6 +97,7 @@ async function walk(
     missing: outcome.ok ? [] : outcome.missing,
     requests: log.length,
     read: seen.size,
+    seen,
   };
 }
 
@@ -112,7 +114,7 @@ function mustReadWhole(api: ApiBehaviour, stepMs: number): boolean {
   const least = rounds ? Math.max(2, 3_600_000 / stepMs + 1) : 2;
   const capOk = (api.capSchedule === undefined ? api.cap : Math.min(...api.capSchedule)) >= least;
   // A cap that varies may, at random, cut an answer to one row, which joins no runs.
-  return gtOk && ltOk && capOk && api.repeatAfter === undefined;
+  return gtOk && ltOk && capOk && api.repeatAfter === undefined && api.late === undefined;
 }
 
 /**
@@ -127,7 +129,12 @@ function expectSound(
 ): void {
   if (process.env.WALK_DEBUG)
     console.log(JSON.stringify({ api, range, n: got.requests, missing: got.missing }));
-  const inRange = [...new Set(times.filter((t) => t >= range.fromMs && t < range.toMs))];
+  // A row that comes late counts once the API gave it: one that arrives after the walk has passed, and that no
+  // later answer holds, no walk can know of.
+  const late = api.late;
+  const given = (t: number): boolean =>
+    late === undefined || t < late.fromMs || t >= late.toMs || got.seen.has(t);
+  const inRange = [...new Set(times.filter((t) => t >= range.fromMs && t < range.toMs && given(t)))];
   const inMissing = (t: number): boolean => got.missing.some((m) => t >= m.fromMs && t < m.toMs);
   const writtenTimes = got.written.map(([t]) => t);
   expect(got.written).toEqual(writtenTimes.map((t) => [t, valueAt(t)]));
@@ -284,6 +291,33 @@ describe('what is said missing', () => {
       );
   });
 
+  it.each([
+    ['oldest first, no cap', { ...ORDERS['oldest first'], cap: Number.POSITIVE_INFINITY }],
+    ['oldest first, cap 400', { ...ORDERS['oldest first'], cap: 400 }],
+  ] as const)(
+    'rows that come late into a span already read, %s: each named missing, to the millisecond',
+    async (_n, o) => {
+      // The host reads date__gt as its day, so the second answer brings again the first day, with the rows of
+      // 02:00 to 04:00 that the first answer left out, behind the cursor.
+      const late = { fromMs: FROM + 2 * 3_600_000, toMs: FROM + 4 * 3_600_000, afterRequest: 1 };
+      const api: ApiBehaviour = { ...o, dateGt: 'day down', dateLt: 'exclusive', late };
+      const range = { fromMs: FROM, toMs: TO, stepMs: STEP };
+      const got = await walk(times, api, range);
+      expectSound(got, times, api, range);
+      expect(got.ok).toBe(false);
+      const lateTimes = times.filter((t) => t >= late.fromMs && t < late.toMs);
+      const written = new Set(got.written.map(([t]) => t));
+      const notWritten = lateTimes.filter((t) => !written.has(t));
+      expect(notWritten.length).toBeGreaterThan(0);
+      for (const m of got.missing)
+        expect(m.failure.message).toMatch(/after the span holding it had been read: it arrived late/);
+      // Exactly the rows not written: from the first to just after the last, no row written between.
+      expect(got.missing.map((m) => [m.fromMs, m.toMs])).toEqual([
+        [notWritten[0], (notWritten[notWritten.length - 1] as number) + 1],
+      ]);
+    },
+  );
+
   it('a range of no rows at all is complete, not missing', async () => {
     const got = await walk(stationTimes(FROM - DAY, FROM - STEP, STEP), {
       ...ORDERS['newest first'],
@@ -378,6 +412,15 @@ describe('random APIs, caps, gaps and ranges (seeded)', () => {
       dateLt: pick(LT_RULES),
       ...(random() < 0.2 ? { capSchedule: pick(Object.values(SCHEDULES)) } : {}),
       ...(random() < 0.1 ? { repeatAfter: 1 + Math.floor(random() * 5) } : {}),
+      ...(random() < 0.15
+        ? {
+            late: {
+              fromMs: fromMs + Math.floor(random() * span * 0.5),
+              toMs: fromMs + Math.floor(random() * span * 0.5) + Math.floor(random() * 200) * stepMs,
+              afterRequest: 1 + Math.floor(random() * 4),
+            },
+          }
+        : {}),
     };
     const fine = readAt === 'fine' ? stationTimes(start, start + span, STEP, gaps) : times;
     return { i, times: fine, api, range: { fromMs, toMs, stepMs } };
