@@ -202,7 +202,7 @@ export function askStart(cover: Cover): number {
 
 /**
  * The next request, from askStart: a whole window (the interval more when it starts at a row read, asked again),
- * even past --to. When a proven or doubted span starts inside it, the window ends just after the first row read
+ * up to just far enough past --to that its first half reaches it. When a proven or doubted span starts inside it, the window ends just after the first row read
  * there instead (an API that keeps the newest rows would answer the rows already read), or, with no row read
  * there, at the span. `readAt(ms)`: whether a row at exactly ms was read; `firstRead(ms)`: the first row read at
  * or after ms.
@@ -214,6 +214,7 @@ export function nextAsk(
   readAt: (ms: number) => boolean = () => false,
   firstRead: (ms: number) => number | undefined = () => undefined,
   lookBack = true,
+  toMs = Number.POSITIVE_INFINITY,
 ): Ask {
   const at = askStart(cover);
   // From the row read last, asked again; else from an interval before, where a row may join the runs (unless
@@ -221,7 +222,11 @@ export function nextAsk(
   const anchored = readAt(at);
   const gtMs = anchored ? at - 1 : lookBack ? at - intervalMs : at;
   const anchor = anchored ? { anchorMs: at } : {};
-  const full = gtMs + 1 + windowMs + intervalMs;
+  // No further past --to than the first half of the window (all an empty answer proves) needs to reach it, and
+  // a second more for date__lt sent in whole seconds: rows past --to are not wanted. Never under two hours: a
+  // host that rounds date__lt down to the hour must still answer the first half.
+  const clipped = gtMs + 1000 + Math.max(2 * (toMs - gtMs), 2 * 3_600_000);
+  const full = Math.min(gtMs + 1 + windowMs + intervalMs, clipped);
   let start = Number.POSITIVE_INFINITY;
   for (const s of [...cover.proven, ...cover.doubts.map((d) => d.span)])
     if (s.fromMs > at + 1 && s.fromMs < full && s.fromMs < start) start = s.fromMs;

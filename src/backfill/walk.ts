@@ -113,6 +113,7 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
       (ms) => walk.lastMs === ms || walk.ahead.has(ms),
       (ms) => firstHeld(walk, ms),
       walk.lookedBackAt !== askStart(walk.cover),
+      toMs,
     );
     const failed = await walkStep(id, walk, ask, options);
     if (failed) {

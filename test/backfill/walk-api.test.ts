@@ -430,3 +430,16 @@ describe('random APIs, caps, gaps and ranges (seeded)', () => {
     expectSound(got, times, api, range);
   });
 });
+
+describe('the window, clipped to --to', () => {
+  it('a range of one interval against newest-first answers of 2 rows: a few requests, not a day of them', async () => {
+    const times = stationTimes(FROM - DAY, TO + DAY, STEP);
+    const api: ApiBehaviour = { ...ORDERS['newest first'], cap: 2, dateGt: 'exclusive', dateLt: 'exclusive' };
+    const range = { fromMs: FROM, toMs: FROM + STEP, stepMs: STEP };
+    const got = await walk(times, api, range);
+    expectSound(got, times, api, range);
+    expect(got.written.map(([t]) => t)).toEqual([FROM]);
+    // The window still spans two hours (24 rows, one new per answer), against 287 requests unclipped.
+    expect(got.requests).toBeLessThanOrEqual(24);
+  });
+});
