@@ -104,11 +104,11 @@ function windowProof(
     // No row at all: but the anchor asked for is a row the API has.
     if (ask.anchorMs !== undefined) return undefined;
   } else {
-    // Only rows before the window (date__gt read earlier, or the anchor), up to the newest read before it.
-    // Consistent with what was read: it ends at the row read last; or, nothing read yet, it lies after date__gt.
-    if (!sorted.every((t) => t <= start)) return undefined;
-    if (readBefore !== undefined ? !sorted.includes(readBefore) : !sorted.every((t) => t > ask.gtMs))
-      return undefined;
+    // Only the row asked again (the anchor), or, nothing read yet, nothing: an answer that also holds rows before
+    // date__gt (a host that reads it earlier, to the hour or the day, or adds rows before it) may have been cut
+    // right at the anchor by a cap that varies, and nothing in it tells.
+    if (!sorted.every((t) => t <= start && t > ask.gtMs)) return undefined;
+    if (readBefore === undefined || !sorted.includes(readBefore)) return undefined;
   }
   // Only the first half: an API that rounds date__lt down answers a narrower window than was asked.
   return { fromMs: start + 1, toMs: ask.gtMs + 1 + Math.floor((ask.ltMs - ask.gtMs) / 2) };

@@ -23,6 +23,8 @@ export interface ApiBehaviour {
    * the answers to the first `afterRequest` requests, and in every answer after.
    */
   readonly late?: { readonly fromMs: number; readonly toMs: number; readonly afterRequest: number };
+  /** Rows before date__gt added to every answer: this many, the newest of them, ahead of the rows asked for. */
+  readonly outside?: number;
 }
 
 /** What an API remembers between requests of one station: the answer it repeats. */
@@ -107,7 +109,13 @@ export function answerTimes(
   const late = api.late;
   const arrived = (t: number): boolean =>
     late === undefined || request > late.afterRequest || t < late.fromMs || t >= late.toMs;
-  const picked = times.filter((t) => arrived(t) && after(t) && before(t));
+  const asked = times.filter((t) => arrived(t) && after(t) && before(t));
+  const first = asked[0];
+  const extra =
+    api.outside === undefined || gt === undefined
+      ? []
+      : times.filter((t) => arrived(t) && t <= gt && (first === undefined || t < first)).slice(-api.outside);
+  const picked = [...extra, ...asked];
   const schedule = api.capSchedule;
   const cap = schedule?.length ? (schedule[(request - 1) % schedule.length] as number) : api.cap;
   const answer = ordered(picked, Math.min(cap, picked.length), api);
