@@ -11,9 +11,10 @@
 // Nothing is assumed of how far apart rows are: a run proves only the span from its oldest to its newest row.
 // Runs of two answers join because each request asks again for the row read last before it (its `anchorMs`) and,
 // when it ends at rows already read, for the first of them (`knownMs`): an answer holding both proves all between.
-// A window beyond the rows read is proven empty only by an answer that brings no new row in it and could not have
-// been cut (no row at all, or fewer rows than the largest answer seen), and then only its first half: an API that
-// rounds date__lt down answers a narrower window than was asked.
+// A window beyond the rows read is proven empty only by an answer that brings no new row in it, holds nothing but
+// the row asked again (rows before date__gt too may have been cut right at that row by a cap that varies), and
+// could not have been cut (no row at all, or fewer rows than the largest answer seen), and then only its first
+// half: an API that rounds date__lt down answers a narrower window than was asked.
 
 /** A span of time, half open: [fromMs, toMs). */
 export interface Span {
