@@ -1,9 +1,14 @@
 // Rows that come late: CityAir receives a station's buffered rows when the station reaches it, so a span the walk
 // has read (and written past) may hold rows later. Such a row cannot be written in order any more; it is named
 // missing, to the millisecond, so the retry command reads it. The same catches an answer that left a row out.
-
 import { formatTime } from './time-spec.js';
-import type { MissingSpan } from './walk.js';
+
+/** A late row's range as walk.ts names a span missing (its MissingSpan; not imported: walk.ts imports this). */
+export interface LateSpan {
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly failure: { readonly reason: 'not_served'; readonly message: string };
+}
 
 /** The first index of `sorted` whose time is after `ms`. */
 function firstAfter(sorted: readonly number[], ms: number): number {
@@ -38,8 +43,8 @@ export function noteLate(
 }
 
 /** The late rows as missing spans: [t, t + 1 ms) each, rows with no row written between them joined into one. */
-export function lateSpans(late: ReadonlySet<number>, written: readonly number[]): MissingSpan[] {
-  const out: MissingSpan[] = [];
+export function lateSpans(late: ReadonlySet<number>, written: readonly number[]): LateSpan[] {
+  const out: LateSpan[] = [];
   for (const t of [...late].sort((a, b) => a - b)) {
     const last = out[out.length - 1];
     const between = written[firstAfter(written, (last?.toMs ?? 0) - 1)];
