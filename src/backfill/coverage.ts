@@ -11,9 +11,10 @@
 // Nothing is assumed of how far apart rows are: a run proves only the span from its oldest to its newest row.
 // Runs of two answers join because each request asks again for the row read last before it (its `anchorMs`) and,
 // when it ends at rows already read, for the first of them (`knownMs`): an answer holding both proves all between.
-// A window beyond the rows read is proven empty only by an answer that brings no new row in it and could not have
-// been cut (no row at all, or fewer rows than the largest answer seen), and then only its first half: an API that
-// rounds date__lt down answers a narrower window than was asked.
+// A window beyond the rows read is proven empty only by an answer that brings no new row in it, holds nothing but
+// the row asked again (rows before date__gt too may have been cut right at that row by a cap that varies), and
+// could not have been cut (no row at all, or fewer rows than the largest answer seen), and then only its first
+// half: an API that rounds date__lt down answers a narrower window than was asked.
 
 /** A span of time, half open: [fromMs, toMs). */
 export interface Span {
@@ -104,11 +105,11 @@ function windowProof(
     // No row at all: but the anchor asked for is a row the API has.
     if (ask.anchorMs !== undefined) return undefined;
   } else {
-    // Only rows before the window (date__gt read earlier, or the anchor), up to the newest read before it.
-    // Consistent with what was read: it ends at the row read last; or, nothing read yet, it lies after date__gt.
-    if (!sorted.every((t) => t <= start)) return undefined;
-    if (readBefore !== undefined ? !sorted.includes(readBefore) : !sorted.every((t) => t > ask.gtMs))
-      return undefined;
+    // Only the row asked again (the anchor), or, nothing read yet, nothing: an answer that also holds rows before
+    // date__gt (a host that reads it earlier, to the hour or the day, or adds rows before it) may have been cut
+    // right at the anchor by a cap that varies, and nothing in it tells.
+    if (!sorted.every((t) => t <= start && t > ask.gtMs)) return undefined;
+    if (readBefore === undefined || !sorted.includes(readBefore)) return undefined;
   }
   // Only the first half: an API that rounds date__lt down answers a narrower window than was asked.
   return { fromMs: start + 1, toMs: ask.gtMs + 1 + Math.floor((ask.ltMs - ask.gtMs) / 2) };
@@ -202,7 +203,7 @@ export function askStart(cover: Cover): number {
 
 /**
  * The next request, from askStart: a whole window (the interval more when it starts at a row read, asked again),
- * even past --to. When a proven or doubted span starts inside it, the window ends just after the first row read
+ * up to just far enough past --to that its first half reaches it. When a proven or doubted span starts inside it, the window ends just after the first row read
  * there instead (an API that keeps the newest rows would answer the rows already read), or, with no row read
  * there, at the span. `readAt(ms)`: whether a row at exactly ms was read; `firstRead(ms)`: the first row read at
  * or after ms.
@@ -214,6 +215,7 @@ export function nextAsk(
   readAt: (ms: number) => boolean = () => false,
   firstRead: (ms: number) => number | undefined = () => undefined,
   lookBack = true,
+  toMs = Number.POSITIVE_INFINITY,
 ): Ask {
   const at = askStart(cover);
   // From the row read last, asked again; else from an interval before, where a row may join the runs (unless
@@ -221,7 +223,11 @@ export function nextAsk(
   const anchored = readAt(at);
   const gtMs = anchored ? at - 1 : lookBack ? at - intervalMs : at;
   const anchor = anchored ? { anchorMs: at } : {};
-  const full = gtMs + 1 + windowMs + intervalMs;
+  // No further past --to than the first half of the window (all an empty answer proves) needs to reach it, and
+  // a second more for date__lt sent in whole seconds: rows past --to are not wanted. Never under two hours: a
+  // host that rounds date__lt down to the hour must still answer the first half.
+  const clipped = gtMs + 1000 + Math.max(2 * (toMs - gtMs), 2 * 3_600_000);
+  const full = Math.min(gtMs + 1 + windowMs + intervalMs, clipped);
   let start = Number.POSITIVE_INFINITY;
   for (const s of [...cover.proven, ...cover.doubts.map((d) => d.span)])
     if (s.fromMs > at + 1 && s.fromMs < full && s.fromMs < start) start = s.fromMs;

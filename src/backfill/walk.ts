@@ -24,6 +24,7 @@ import {
   unprovenEnd,
   whyUnread,
 } from './coverage.js';
+import { lateSpans, noteLate } from './late-rows.js';
 import { type RetryOptions, withRetries } from './retry.js';
 import { formatTime } from './time-spec.js';
 
@@ -75,6 +76,10 @@ interface Walk {
   emptied: Span[];
   /** Spans proven empty where a later answer brought a row too late to write in order. */
   readonly contradicted: MissingSpan[];
+  /** Times of the rows written, ascending: a row seen later at or before the cursor and not here came late. */
+  readonly writtenTimes: number[];
+  /** Rows in the range seen at or before the cursor that were never written: each is named missing. */
+  readonly late: Set<number>;
 }
 
 export async function walkStation(id: number, options: WalkOptions): Promise<StationOutcome> {
@@ -91,6 +96,8 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
     lookedBackAt: undefined,
     emptied: [],
     contradicted: [],
+    writtenTimes: [],
+    late: new Set(),
   };
   const windowMs = intervalMs * ROWS_PER_WINDOW;
   const ceiling = (): number => requestCeiling(fromMs, toMs, windowMs, walk.rows + walk.ahead.size);
@@ -106,6 +113,7 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
       (ms) => walk.lastMs === ms || walk.ahead.has(ms),
       (ms) => firstHeld(walk, ms),
       walk.lookedBackAt !== askStart(walk.cover),
+      toMs,
     );
     const failed = await walkStep(id, walk, ask, options);
     if (failed) {
@@ -118,7 +126,11 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
   const contradicted = walk.contradicted
     .map((m) => ({ ...m, fromMs: Math.max(m.fromMs, fromMs), toMs: Math.min(m.toMs, toMs) }))
     .filter((m) => m.toMs > m.fromMs);
-  const missing = [...walk.missing, ...contradicted].sort((a, b) => a.fromMs - b.fromMs);
+  const named = [...walk.missing, ...contradicted];
+  const late = lateSpans(walk.late, walk.writtenTimes).filter(
+    (m) => !named.some((n) => m.fromMs >= n.fromMs && m.toMs <= n.toMs),
+  );
+  const missing = [...named, ...late].sort((a, b) => a.fromMs - b.fromMs);
   return missing.length === 0 ? { ok: true, rows: walk.rows } : { ok: false, rows: walk.rows, missing };
 }
 
@@ -136,7 +148,7 @@ async function settleDoubts(walk: Walk, options: WalkOptions): Promise<void> {
     const why = doubt?.why ?? 'no answer covered this span';
     skip(walk, toMs, { reason: 'not_served', message: why });
     const written = release(walk);
-    walk.rows += written.length;
+    noteWritten(walk, written);
     if (written.length > 0) walk.lastMs = written[written.length - 1]?.reading.atMs;
     if (written.length > 0) await options.onRows(written, { rejectedRows: 0 });
     options.onCursor?.(walk.cover.cursorMs);
@@ -172,6 +184,11 @@ async function walkStep(
   walk.learnt = proof.learnt;
   // Rows past --to are held, never written: a window that ends at one is confirmed by it.
   noteContradictions(walk, shape.times);
+  noteLate(walk.late, walk.writtenTimes, shape.times, {
+    fromMs: options.fromMs,
+    toMs: options.toMs,
+    cursorMs: walk.cover.cursorMs,
+  });
   if (proof.empty !== undefined) walk.emptied = mergeSpans(walk.emptied, [proof.empty]);
   const fresh = newRows(answer.rows, walk.cover.cursorMs, Number.POSITIVE_INFINITY);
   walk.cover = advance(walk.cover, proof.spans, toMs, walk.learnt.largest);
@@ -194,7 +211,7 @@ async function walkStep(
     walk.cover = { ...walk.cover, doubts: [...walk.cover.doubts, doubt] };
   }
   const written = whole ? fresh : release(walk);
-  walk.rows += written.length;
+  noteWritten(walk, written);
   if (written.length > 0) walk.lastMs = written[written.length - 1]?.reading.atMs;
   if (written.length > 0 || answer.rejectedRows > 0 || answer.futureRows)
     await options.onRows(written, answer);
@@ -232,6 +249,12 @@ function noteContradictions(walk: Walk, times: readonly number[]): void {
       },
     });
   }
+}
+
+/** Rows written, counted and their times kept (ascending, as they are written). */
+function noteWritten(walk: Walk, written: readonly RowReading[]): void {
+  walk.rows += written.length;
+  for (const r of written) walk.writtenTimes.push(r.reading.atMs);
 }
 
 /** The newest row read (written or held) at or before `ms`. */

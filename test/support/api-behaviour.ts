@@ -3,7 +3,7 @@
 // by these rules (startSimulator's `api`), and the in-process walk tests answer with the same function.
 
 /** How a date is read: as sent (exclusive or inclusive), not at all, or rounded to the hour (then exclusive). */
-export type DateRule = 'exclusive' | 'inclusive' | 'ignored' | 'hour down' | 'hour up';
+export type DateRule = 'exclusive' | 'inclusive' | 'ignored' | 'hour down' | 'hour up' | 'day down';
 
 export interface ApiBehaviour {
   /** Which rows a capped answer keeps: the oldest (cut at the new end) or the newest (cut at the old end). */
@@ -18,6 +18,13 @@ export interface ApiBehaviour {
   readonly capSchedule?: readonly number[];
   /** From request repeatAfter + 1 on, the answer of request repeatAfter again, whatever is asked. */
   readonly repeatAfter?: number;
+  /**
+   * Rows that reach CityAir late (a station's buffer sent after an outage): rows in [fromMs, toMs) are left out of
+   * the answers to the first `afterRequest` requests, and in every answer after.
+   */
+  readonly late?: { readonly fromMs: number; readonly toMs: number; readonly afterRequest: number };
+  /** Rows before date__gt added to every answer: this many, the newest of them, ahead of the rows asked for. */
+  readonly outside?: number;
 }
 
 /** What an API remembers between requests of one station: the answer it repeats. */
@@ -71,8 +78,9 @@ export function withExtraRows(times: readonly number[], every: number, offsetMs:
 
 const HOUR = 3_600_000;
 
-/** A date as the API reads it: rounded to the hour, or as sent. */
+/** A date as the API reads it: rounded to the hour or the day, or as sent. */
 function readDate(ms: number, rule: DateRule): number {
+  if (rule === 'day down') return Math.floor(ms / 86_400_000) * 86_400_000;
   if (rule === 'hour down') return Math.floor(ms / HOUR) * HOUR;
   if (rule === 'hour up') return Math.ceil(ms / HOUR) * HOUR;
   return ms;
@@ -98,7 +106,16 @@ export function answerTimes(
     gt === undefined || api.dateGt === 'ignored' || (api.dateGt === 'inclusive' ? t >= gt : t > gt);
   const before = (t: number): boolean =>
     lt === undefined || api.dateLt === 'ignored' || (api.dateLt === 'inclusive' ? t <= lt : t < lt);
-  const picked = times.filter((t) => after(t) && before(t));
+  const late = api.late;
+  const arrived = (t: number): boolean =>
+    late === undefined || request > late.afterRequest || t < late.fromMs || t >= late.toMs;
+  const asked = times.filter((t) => arrived(t) && after(t) && before(t));
+  const first = asked[0];
+  const extra =
+    api.outside === undefined || gt === undefined
+      ? []
+      : times.filter((t) => arrived(t) && t <= gt && (first === undefined || t < first)).slice(-api.outside);
+  const picked = [...extra, ...asked];
   const schedule = api.capSchedule;
   const cap = schedule?.length ? (schedule[(request - 1) % schedule.length] as number) : api.cap;
   const answer = ordered(picked, Math.min(cap, picked.length), api);
