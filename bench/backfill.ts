@@ -7,7 +7,7 @@ import { closeSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from '../src/demo/simulator.js';
 import { syntheticPosts } from '../src/demo/stations.js';
-import { cpuMs, memory } from './proc.js';
+import { watchChild } from './proc.js';
 import type { Check } from './report.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -59,27 +59,9 @@ export async function measureBackfill(
       stdio: ['ignore', sink, 'pipe'],
     },
   );
-  let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => {
-    stderr = (stderr + c.toString()).slice(-20_000);
-  });
-  let peak = 0;
-  let cpu = 0;
-  // VmHWM is the peak so far; read until the process is gone (the last reading is within 100 ms of its end).
-  const timer = setInterval(() => {
-    try {
-      // An exiting process's status no longer has VmHWM (NaN): the readings before it stand.
-      const now = { peak: memory(child.pid ?? -1).peak, cpu: cpuMs(child.pid ?? -1) };
-      if (Number.isFinite(now.peak)) peak = Math.max(peak, now.peak);
-      if (Number.isFinite(now.cpu)) cpu = Math.max(cpu, now.cpu);
-    } catch {
-      // Exited between two readings.
-    }
-  }, 100);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const { code, stderr, peak, cpuMs: cpu } = await watchChild(child);
   const seconds = (performance.now() - t0) / 1000;
   const ownCpu = process.cpuUsage(cpu0);
-  clearInterval(timer);
   closeSync(sink);
   await sim.close();
   const figure = (label: string): number =>

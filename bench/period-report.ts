@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { encodeWriteRequest, type WireSeries, wireLabels } from '../src/backfill/remote-write-proto.js';
 import { binaryPath, freePort, makeTempDir, startDaemon, waitFor } from '../test/support/daemon.js';
-import { cpuMs, memory } from './proc.js';
+import { watchChild } from './proc.js';
 import type { Check } from './report.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -165,24 +165,8 @@ async function runReport(
     ],
     { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => {
-    stderr = (stderr + c.toString()).slice(-20_000);
-  });
-  let peak = 0;
-  let cpu = 0;
-  const timer = setInterval(() => {
-    try {
-      const now = { peak: memory(child.pid ?? -1).peak, cpu: cpuMs(child.pid ?? -1) };
-      if (Number.isFinite(now.peak)) peak = Math.max(peak, now.peak);
-      if (Number.isFinite(now.cpu)) cpu = Math.max(cpu, now.cpu);
-    } catch {
-      // Exited between two readings.
-    }
-  }, 100);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  clearInterval(timer);
-  return { code, stderr, seconds: (performance.now() - t0) / 1000, cpuMs: cpu, peak };
+  const figures = await watchChild(child);
+  return { ...figures, seconds: (performance.now() - t0) / 1000 };
 }
 
 export function renderReportBench(r: ReportBenchResult): string {

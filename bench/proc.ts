@@ -53,3 +53,35 @@ export function memory(pid: number): { rss: number; peak: number } {
     Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
+
+/** What a child left: its exit code, the tail of its standard error, its peak RSS (bytes) and its CPU (ms). */
+export interface ChildFigures {
+  readonly code: number | null;
+  readonly stderr: string;
+  readonly peak: number;
+  readonly cpuMs: number;
+}
+
+/** Waits for a spawned child to end, reading /proc every 100 ms meanwhile. */
+export async function watchChild(child: ChildProcess): Promise<ChildFigures> {
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr = (stderr + c.toString()).slice(-20_000);
+  });
+  let peak = 0;
+  let cpu = 0;
+  // VmHWM is the peak so far; read until the process is gone (the last reading is within 100 ms of its end).
+  const timer = setInterval(() => {
+    try {
+      // An exiting process's status no longer has VmHWM (NaN): the readings before it stand.
+      const now = { peak: memory(child.pid ?? -1).peak, cpu: cpuMs(child.pid ?? -1) };
+      if (Number.isFinite(now.peak)) peak = Math.max(peak, now.peak);
+      if (Number.isFinite(now.cpu)) cpu = Math.max(cpu, now.cpu);
+    } catch {
+      // Exited between two readings.
+    }
+  }, 100);
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearInterval(timer);
+  return { code, stderr, peak, cpuMs: cpu };
+}
