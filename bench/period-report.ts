@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { z } from 'zod';
 import { encodeWriteRequest, type WireSeries, wireLabels } from '../src/backfill/remote-write-proto.js';
-import { binaryPath, freePort, makeTempDir, startDaemon, waitFor } from '../test/support/daemon.js';
+import { binaryPath, startVictoriaMetrics } from '../test/support/daemon.js';
 import { watchChild } from './proc.js';
 import type { Check } from './report.js';
 
@@ -87,26 +87,8 @@ export async function measureReport(
     notes.push('victoria-metrics is not installed: the report phase did not run');
     return undefined;
   }
-  const dir = await makeTempDir('cityair-bench-report-');
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const daemon = startDaemon(
-    binary,
-    [
-      `-storageDataPath=${dir}`,
-      `-httpListenAddr=127.0.0.1:${port}`,
-      '-retentionPeriod=100y',
-      '-loggerLevel=ERROR',
-    ],
-    dir,
-  );
+  const { url, daemon, dir } = await startVictoriaMetrics(binary, '100y', 'cityair-bench-report-');
   try {
-    await waitFor(
-      'VictoriaMetrics',
-      async () => ((await fetch(`${url}/health`)).ok ? true : undefined),
-      15_000,
-      daemon,
-    );
     const w0 = performance.now();
     let samples = 0;
     for (let id = 1; id <= stations; id++) {

@@ -13,7 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CSV_COLUMNS } from '../src/report/csv.js';
 import { chromiumPath, openBrowser, TEST_OUTPUT } from './support/browser.js';
-import { binaryPath, type Daemon, freePort, makeTempDir, startDaemon, waitFor } from './support/daemon.js';
+import {
+  binaryPath,
+  type Daemon,
+  freePort,
+  makeTempDir,
+  startVictoriaMetrics,
+  waitFor,
+} from './support/daemon.js';
 import { prometheusPath, type RunningPrometheus, startPrometheus } from './support/prometheus.js';
 import { promtoolPath } from './support/promtool.js';
 import {
@@ -209,25 +216,11 @@ describe.skipIf(!binaryPath('victoria-metrics', 'victoria-metrics'))(
     let url: string;
 
     beforeAll(async () => {
-      const dir = await makeTempDir('cityair-report-victoria-');
-      const port = await freePort();
-      url = `http://127.0.0.1:${port}`;
-      daemon = startDaemon(
+      ({ url, daemon } = await startVictoriaMetrics(
         binaryPath('victoria-metrics', 'victoria-metrics') as string,
-        [
-          `-storageDataPath=${dir}`,
-          `-httpListenAddr=127.0.0.1:${port}`,
-          '-retentionPeriod=10y',
-          '-loggerLevel=ERROR',
-        ],
-        dir,
-      );
-      await waitFor(
-        'VictoriaMetrics ready',
-        async () => ((await fetch(`${url}/health`)).ok ? true : undefined),
-        15_000,
-        daemon,
-      );
+        '10y',
+        'cityair-report-victoria-',
+      ));
       const written = await fetch(`${url}/api/v1/write`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy' },

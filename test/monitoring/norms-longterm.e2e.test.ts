@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { normValue } from '../../src/norms/lookup.js';
 import { COVERAGE } from '../../src/norms/table.js';
-import { binaryPath, type Daemon, freePort, makeTempDir, startDaemon, waitFor } from '../support/daemon.js';
+import { binaryPath, type Daemon, startVictoriaMetrics, waitFor } from '../support/daemon.js';
 import { loadDashboards, panelQueries, substitute } from './model.js';
 
 const TITLE = 'Multiple of ПДК с.г. and of the WHO annual guideline (365-day mean)';
@@ -73,25 +73,11 @@ describe.skipIf(!victoriaMetrics)('the annual panel on VictoriaMetrics', () => {
   const nowMs = Date.now() - 60_000;
 
   beforeAll(async () => {
-    const dir = await makeTempDir('cityair-victoria-');
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    daemon = startDaemon(
+    ({ url, daemon } = await startVictoriaMetrics(
       victoriaMetrics ?? 'victoria-metrics',
-      [
-        `-storageDataPath=${dir}`,
-        `-httpListenAddr=127.0.0.1:${port}`,
-        '-retentionPeriod=2y',
-        '-loggerLevel=ERROR',
-      ],
-      dir,
-    );
-    await waitFor(
-      'VictoriaMetrics ready',
-      async () => ((await fetch(`${url}/health`)).ok ? true : undefined),
-      15_000,
-      daemon,
-    );
+      '2y',
+      'cityair-victoria-',
+    ));
     const imported = await fetch(`${url}/api/v1/import/prometheus`, {
       method: 'POST',
       body: importText(nowMs),

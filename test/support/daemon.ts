@@ -111,3 +111,36 @@ export async function waitUntilReady(name: string, url: string, daemon: Daemon):
     throw error;
   }
 }
+
+/**
+ * A VictoriaMetrics on a free loopback port with its data in a new temporary directory (`dir`, removed when it
+ * stops), ready (`/health`); one that never gets there is stopped before the error is thrown.
+ */
+export async function startVictoriaMetrics(
+  binary: string,
+  retention: string,
+  prefix: string,
+): Promise<{ readonly url: string; readonly daemon: Daemon; readonly dir: string }> {
+  const dir = await makeTempDir(prefix);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const args = [
+    `-storageDataPath=${dir}`,
+    `-httpListenAddr=127.0.0.1:${port}`,
+    `-retentionPeriod=${retention}`,
+    '-loggerLevel=ERROR',
+  ];
+  const daemon = startDaemon(binary, args, dir);
+  try {
+    await waitFor(
+      'VictoriaMetrics ready',
+      async () => ((await fetch(`${url}/health`)).ok ? true : undefined),
+      15_000,
+      daemon,
+    );
+  } catch (error) {
+    await daemon.stop();
+    throw error;
+  }
+  return { url, daemon, dir };
+}
