@@ -135,6 +135,7 @@ export function runExporter(
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    // 'close', not 'exit': standard output is read to its end before the run is judged.
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }

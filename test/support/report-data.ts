@@ -1,12 +1,5 @@
-// Two days of two stations' readings as a store holds them, for the report's tests, with every figure the report
-// must give worked out by hand in REPORT_EXPECTED. Station 101 (NO₂, 5-minute rows): day 1 backfilled, one sample
-// per row; day 2 half backfilled and half live, each live row scraped ten times, 30 s apart, with the timestamp
-// series holding the row's own time; the last live rows of day 2 are first scraped 10 minutes after their time,
-// so the 23:55 row is scraped only after --to, and a row of 23:55 the day before --from is scraped after --from
-// (it must not count). Station 102 (PM10): hourly rows only, 24 hours then 20.
-import { spawn } from 'node:child_process';
 import { encodeWriteRequest, type WireSeries, wireLabels } from '../../src/backfill/remote-write-proto.js';
-import { MAIN } from './exporter-process.js';
+import { runExporter } from './exporter-process.js';
 
 export const REPORT_FROM = '2026-10-01T00:00:00+03:00';
 export const REPORT_TO = '2026-10-03T00:00:00+03:00';
@@ -237,17 +230,5 @@ export interface ReportRun {
 }
 
 export function runReport(args: readonly string[]): Promise<ReportRun> {
-  const child = spawn(process.execPath, [MAIN, 'report', ...args], {
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return runExporter(['report', ...args], {}, 120_000);
 }
