@@ -201,33 +201,45 @@ export function askStart(cover: Cover): number {
   return at;
 }
 
+/** What the walk knows when it picks the next request (each optional: a walk that has read nothing). */
+export interface AskContext {
+  /** Whether a row at exactly ms was read; the first row read at or after ms. */
+  readonly readAt?: (ms: number) => boolean;
+  readonly firstRead?: (ms: number) => number | undefined;
+  /** Whether a request not anchored may look an interval back (false: rows there filled an answer already). */
+  readonly lookBack?: boolean;
+  readonly toMs?: number;
+  /** The row read last, when every span from it to the cursor is proven: a request may start there again. */
+  readonly lastRead?: number;
+  /** The window as a multiple of windowMs: grown while answers prove windows empty (a gap, a silent station). */
+  readonly stretch?: number;
+}
+
 /**
- * The next request, from askStart: a whole window (the interval more when it starts at a row read, asked again),
- * up to just far enough past --to that its first half reaches it. When a proven or doubted span starts inside it, the window ends just after the first row read
- * there instead (an API that keeps the newest rows would answer the rows already read), or, with no row read
- * there, at the span. `readAt(ms)`: whether a row at exactly ms was read; `firstRead(ms)`: the first row read at
- * or after ms.
+ * The next request, from askStart: `stretch` windows (the interval more when it starts at a row read, asked
+ * again), up to just far enough past --to that its first half reaches it. After a span proven empty it starts
+ * again at the row read last if its first half still reaches past the cursor: rows after a gap then join that
+ * row's run in one answer. When a proven or doubted span starts inside it, it ends just after the first row read
+ * there (an API that keeps the newest rows would answer the rows already read), or, with none, at the span.
  */
-export function nextAsk(
-  cover: Cover,
-  windowMs: number,
-  intervalMs: number,
-  readAt: (ms: number) => boolean = () => false,
-  firstRead: (ms: number) => number | undefined = () => undefined,
-  lookBack = true,
-  toMs = Number.POSITIVE_INFINITY,
-): Ask {
+export function nextAsk(cover: Cover, windowMs: number, intervalMs: number, known: AskContext = {}): Ask {
+  const { readAt = () => false, firstRead = () => undefined, lookBack = true } = known;
+  const toMs = known.toMs ?? Number.POSITIVE_INFINITY;
   const at = askStart(cover);
-  // From the row read last, asked again; else from an interval before, where a row may join the runs (unless
-  // rows there filled an answer already: `lookBack` false).
-  const anchored = readAt(at);
-  const gtMs = anchored ? at - 1 : lookBack ? at - intervalMs : at;
-  const anchor = anchored ? { anchorMs: at } : {};
+  const length = windowMs * (known.stretch ?? 1);
+  const again =
+    at === cover.cursorMs && known.lastRead !== undefined && at - known.lastRead < length / 2
+      ? known.lastRead
+      : undefined;
+  // From the row read last, asked again; else from an interval before, where a row may join the runs.
+  const anchorMs = readAt(at) ? at : again;
+  const gtMs = anchorMs !== undefined ? anchorMs - 1 : lookBack ? at - intervalMs : at;
+  const anchor = anchorMs === undefined ? {} : { anchorMs };
   // No further past --to than the first half of the window (all an empty answer proves) needs to reach it, and
   // a second more for date__lt sent in whole seconds: rows past --to are not wanted. Never under two hours: a
   // host that rounds date__lt down to the hour must still answer the first half.
   const clipped = gtMs + 1000 + Math.max(2 * (toMs - gtMs), 2 * 3_600_000);
-  const full = Math.min(gtMs + 1 + windowMs + intervalMs, clipped);
+  const full = Math.min(gtMs + 1 + length + intervalMs, clipped);
   let start = Number.POSITIVE_INFINITY;
   for (const s of [...cover.proven, ...cover.doubts.map((d) => d.span)])
     if (s.fromMs > at + 1 && s.fromMs < full && s.fromMs < start) start = s.fromMs;

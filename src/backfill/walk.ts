@@ -30,6 +30,9 @@ import { formatTime } from './time-spec.js';
 
 /** Rows per request the window is sized for: a day of 5-minute rows. */
 export const ROWS_PER_WINDOW = 288;
+/** How far the window grows over spans proven empty (a silent station, a day offline): an answer where rows start
+ * again holds at most this many windows of them (1,152 rows, well under the 2 MiB readings body cap). */
+export const MAX_STRETCH = 4;
 
 export interface WalkOptions extends RetryOptions {
   readonly fetch: FetchReadingRows;
@@ -70,6 +73,8 @@ interface Walk {
   requests: number;
   /** The newest row written: the next request asks for it again. */
   lastMs: number | undefined;
+  /** The next window as a multiple of the window: doubled by each answer proving one empty, up to MAX_STRETCH. */
+  stretch: number;
   /** Where an answer to a request looking an interval back brought nothing new: asked again without. */
   lookedBackAt: number | undefined;
   /** Spans proven empty by an answer (not by a run): a row seen there later contradicts it. */
@@ -93,6 +98,7 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
     rows: 0,
     requests: 0,
     lastMs: undefined,
+    stretch: 1,
     lookedBackAt: undefined,
     emptied: [],
     contradicted: [],
@@ -106,15 +112,14 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
       walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs, failure: tooMany(walk.requests) });
       break;
     }
-    const ask = nextAsk(
-      walk.cover,
-      windowMs,
-      intervalMs,
-      (ms) => walk.lastMs === ms || walk.ahead.has(ms),
-      (ms) => firstHeld(walk, ms),
-      walk.lookedBackAt !== askStart(walk.cover),
+    const ask = nextAsk(walk.cover, windowMs, intervalMs, {
+      readAt: (ms) => walk.lastMs === ms || walk.ahead.has(ms),
+      firstRead: (ms) => firstHeld(walk, ms),
+      lookBack: walk.lookedBackAt !== askStart(walk.cover),
       toMs,
-    );
+      ...(walk.lastMs === undefined ? {} : { lastRead: walk.lastMs }),
+      stretch: walk.stretch,
+    });
     const failed = await walkStep(id, walk, ask, options);
     if (failed) {
       walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs, failure: failed });
@@ -191,6 +196,8 @@ async function walkStep(
   });
   if (proof.empty !== undefined) walk.emptied = mergeSpans(walk.emptied, [proof.empty]);
   const fresh = newRows(answer.rows, walk.cover.cursorMs, Number.POSITIVE_INFINITY);
+  walk.stretch =
+    fresh.length > 0 ? 1 : proof.empty === undefined ? walk.stretch : Math.min(2 * walk.stretch, MAX_STRETCH);
   walk.cover = advance(walk.cover, proof.spans, toMs, walk.learnt.largest);
   // The usual answer is read whole, up to the new cursor, with nothing held from before: written as it is.
   const whole = walk.ahead.size === 0 && (fresh[fresh.length - 1]?.reading.atMs ?? 0) <= walk.cover.cursorMs;

@@ -21,15 +21,7 @@ describe('what an answer proves', () => {
     const proof = proofOf(ask, shape(rows(T0 + 188 * I, 100)), { largest: 0 });
     const cover = advance(start, proof.spans, TO);
     expect(cover.cursorMs).toBe(ask.gtMs);
-    expect(
-      nextAsk(
-        cover,
-        W,
-        I,
-        () => false,
-        () => T0 + 188 * I,
-      ),
-    ).toEqual({
+    expect(nextAsk(cover, W, I, { firstRead: () => T0 + 188 * I })).toEqual({
       gtMs: ask.gtMs - I,
       ltMs: T0 + 188 * I + 1,
       knownMs: T0 + 188 * I,
@@ -38,7 +30,7 @@ describe('what an answer proves', () => {
 
   it('the next request starts at the row read last, asked again, and is an interval longer', () => {
     const cover: Cover = { cursorMs: T0 + 5 * I, proven: [], doubts: [] };
-    expect(nextAsk(cover, W, I, (ms) => ms === T0 + 5 * I)).toEqual({
+    expect(nextAsk(cover, W, I, { readAt: (ms) => ms === T0 + 5 * I })).toEqual({
       gtMs: T0 + 5 * I - 1,
       ltMs: T0 + 5 * I + W + I,
       anchorMs: T0 + 5 * I,

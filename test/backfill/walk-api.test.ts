@@ -181,6 +181,7 @@ const GAPS: Record<string, readonly (readonly [number, number])[]> = {
   'no gap': [],
   'a day offline': [[FROM + DAY + 3 * STEP, FROM + 2 * DAY + 3 * STEP]],
   'offline over --from': [[FROM - 7 * STEP, FROM + 5 * 3600_000]],
+  'offline all the range': [[FROM - 7 * STEP, TO + 7 * STEP]],
 };
 
 const cases: [string, ApiBehaviour][] = Object.entries(ORDERS).flatMap(([order, o]) =>

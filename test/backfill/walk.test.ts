@@ -152,11 +152,15 @@ describe('walking a station forward', () => {
     const log: ReadingsQuery[] = [];
     await walkStation(1, options(fakeFetch({ times: [], cap: 1000, honoursDateLt: true }, log), []));
     expect(log[0]).toEqual({ interval: '5m', dateGtMs: FROM - STEP - 1, dateLtMs: FROM + 288 * STEP });
-    // An empty answer proves only the first half of its window (date__lt may have been rounded down): a station
-    // with no rows costs two requests a day.
-    expect(log.map((q) => q.dateGtMs - (log[0]?.dateGtMs ?? 0))).toEqual(
-      [0, 1, 2, 3, 4, 5, 6].map((i) => i * 143.5 * STEP),
-    );
+    // An empty answer proves only the first half of its window (date__lt may have been rounded down), so each
+    // next window is twice as long, up to four: a station with no rows costs a few requests, not two a day.
+    expect(log.map((q) => (q.dateGtMs - (log[0]?.dateGtMs ?? 0)) / STEP)).toEqual([0, 143.5, 431]);
+    const tenDays: ReadingsQuery[] = [];
+    const silent = fakeFetch({ times: [], cap: 1000, honoursDateLt: true }, tenDays);
+    await walkStation(1, options(silent, [], { toMs: FROM + 10 * 86_400_000 }));
+    const lengths = tenDays.map((q) => ((q.dateLtMs ?? 0) - q.dateGtMs - 1) / STEP);
+    expect(lengths.slice(0, 4)).toEqual([289, 577, 1153, 1153]);
+    expect(tenDays).toHaveLength(7);
   });
 });
 
