@@ -26,6 +26,7 @@ export interface Span {
  * One request: rows strictly after `gtMs` and strictly before `ltMs` are asked for. `anchorMs`: the row already
  * read that the window starts at (gtMs just before it). `knownMs`: a row already read that the window ends at
  * (ltMs just after it). `before`: the window ends where a span with no row read starts; it proves no window.
+ * `beyondMs`: a row already read in the first half of the window (single-rows.ts).
  */
 export interface Ask {
   readonly gtMs: number;
@@ -33,6 +34,7 @@ export interface Ask {
   readonly anchorMs?: number;
   readonly knownMs?: number;
   readonly before?: true;
+  readonly beyondMs?: number;
 }
 
 /** What a station's walk has learnt of its API from its own answers. */
@@ -70,6 +72,14 @@ export function proofOf(ask: Ask, answer: AnswerShape, learnt: Learnt, readBefor
   const oldest = sorted[0];
   const newest = sorted[sorted.length - 1];
   if (oldest !== undefined && newest !== undefined) spans.push({ fromMs: oldest, toMs: newest + 1 });
+  if (ask.beyondMs !== undefined) {
+    // Rows only before a row the window holds: the answer was not cut at its old end, whatever its size.
+    const first = answer.size === sorted.length ? oldest : undefined;
+    if (first === undefined || first <= ask.gtMs || (newest as number) >= ask.beyondMs)
+      return { spans, learnt: next };
+    const empty = { fromMs: ask.gtMs + 1, toMs: first };
+    return { spans: [...spans, empty], learnt: next, empty };
+  }
   const window = windowProof(ask, answer, sorted, readBefore);
   if (window === undefined) return { spans, learnt: next };
   // An answer with rows may have been cut by a cap unless it holds fewer than the largest answer seen.
@@ -257,43 +267,4 @@ export function nextAsk(cover: Cover, windowMs: number, intervalMs: number, know
 export function requestCeiling(fromMs: number, toMs: number, windowMs: number, rowsRead = 0): number {
   const range = Math.max(0, toMs - fromMs);
   return 3 * rowsRead + 6 * Math.ceil(range / windowMs) + 64;
-}
-
-/**
- * Why an answer proved nothing new, in the words of the summary: the times it did bring, against the ask.
- */
-export function whyUnread(ask: Ask, answer: AnswerShape, format: (ms: number) => string): string {
-  const { times, size } = answer;
-  if (ask.knownMs !== undefined && !times.includes(ask.knownMs))
-    return (
-      `the API did not give back the row at ${format(ask.knownMs)} when asked up to just after it: it narrows ` +
-      'date__lt or cuts its answers there, so what lies before that row cannot be confirmed'
-    );
-  if (size === 0 && ask.anchorMs !== undefined)
-    return (
-      `the API answered no rows where the row at ${format(ask.anchorMs)}, read before, should be: it narrows ` +
-      'date__gt, so this span cannot be confirmed'
-    );
-  if (size === 0)
-    return 'the API answered no rows up to rows already read, and nothing confirms the span empty';
-  if (times.length === 0)
-    return `the API answered ${size} rows for this range, none of them readable (all rejected)`;
-  // Loops, not Math.max(...times): an answer of many thousand rows would overflow the call's arguments.
-  let oldest = Number.POSITIVE_INFINITY;
-  let newest = Number.NEGATIVE_INFINITY;
-  for (const t of times) {
-    oldest = Math.min(oldest, t);
-    newest = Math.max(newest, t);
-  }
-  if (oldest >= ask.ltMs)
-    return (
-      `the API answered the same newest rows (${size}, from ${format(oldest)}) whatever date__gt and date__lt ` +
-      'asked: it cannot give older rows'
-    );
-  if (newest <= (ask.anchorMs ?? ask.gtMs))
-    return (
-      `the API answered the same rows at or before the date__gt asked (${size}, up to ${format(newest)}) ` +
-      'whatever date__gt asked: it cannot give newer rows'
-    );
-  return `the API answered ${size} rows that add nothing to what was read`;
 }

@@ -1,6 +1,8 @@
 // Rows that come late: CityAir receives a station's buffered rows when the station reaches it, so a span the walk
 // has read (and written past) may hold rows later. Such a row cannot be written in order any more; it is named
-// missing, to the millisecond, so the retry command reads it. The same catches an answer that left a row out.
+// missing, to the millisecond, so the retry command reads it. The same catches an answer that left a row out, and
+// a row inside a span an answer proved empty.
+import { type Span, spanHolding } from './coverage.js';
 import { formatTime } from './time-spec.js';
 
 /** A late row's range as walk.ts names a span missing (its MissingSpan; not imported: walk.ts imports this). */
@@ -64,4 +66,31 @@ export function lateSpans(late: ReadonlySet<number>, written: readonly number[])
     });
   }
   return out;
+}
+
+/**
+ * A row at or before the cursor inside a span an earlier answer proved empty (`emptied`): the API narrows date__gt
+ * or date__lt, and the row cannot be written in order any more. Its span is named missing, never passed over.
+ */
+export function noteContradictions(
+  contradicted: LateSpan[],
+  emptied: readonly Span[],
+  times: readonly number[],
+  cursorMs: number,
+): void {
+  for (const t of times) {
+    if (t > cursorMs) continue;
+    const span = spanHolding(emptied, t);
+    if (span === undefined || contradicted.some((m) => m.fromMs === span.fromMs)) continue;
+    contradicted.push({
+      fromMs: span.fromMs,
+      toMs: span.toMs,
+      failure: {
+        reason: 'not_served',
+        message:
+          `the API gave a row at ${formatTime(t)} inside a span an earlier answer showed empty: ` +
+          'it narrows date__gt or date__lt, so rows there may be missing',
+      },
+    });
+  }
 }

@@ -20,13 +20,13 @@ import {
   provenMs,
   requestCeiling,
   type Span,
-  spanHolding,
   unprovenEnd,
-  whyUnread,
 } from './coverage.js';
-import { lateSpans, noteLate } from './late-rows.js';
+import { type LateSpan, lateSpans, noteContradictions, noteLate } from './late-rows.js';
 import { type RetryOptions, withRetries } from './retry.js';
+import { singleRowAsk } from './single-rows.js';
 import { formatTime } from './time-spec.js';
+import { whyUnread } from './why-unread.js';
 
 /** Rows per request the window is sized for: a day of 5-minute rows. */
 export const ROWS_PER_WINDOW = 288;
@@ -80,7 +80,7 @@ interface Walk {
   /** Spans proven empty by an answer (not by a run): a row seen there later contradicts it. */
   emptied: Span[];
   /** Spans proven empty where a later answer brought a row too late to write in order. */
-  readonly contradicted: MissingSpan[];
+  readonly contradicted: LateSpan[];
   /** Times of the rows written, ascending: a row seen later at or before the cursor and not here came late. */
   readonly writtenTimes: number[];
   /** Rows in the range seen at or before the cursor that were never written: each is named missing. */
@@ -112,14 +112,16 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
       walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs, failure: tooMany(walk.requests) });
       break;
     }
-    const ask = nextAsk(walk.cover, windowMs, intervalMs, {
-      readAt: (ms) => walk.lastMs === ms || walk.ahead.has(ms),
-      firstRead: (ms) => firstHeld(walk, ms),
-      lookBack: walk.lookedBackAt !== askStart(walk.cover),
-      toMs,
-      ...(walk.lastMs === undefined ? {} : { lastRead: walk.lastMs }),
-      stretch: walk.stretch,
-    });
+    const ask =
+      singleRowsAsk(walk, windowMs) ??
+      nextAsk(walk.cover, windowMs, intervalMs, {
+        readAt: (ms) => walk.lastMs === ms || walk.ahead.has(ms),
+        firstRead: (ms) => firstHeld(walk, ms),
+        lookBack: walk.lookedBackAt !== askStart(walk.cover),
+        toMs,
+        ...(walk.lastMs === undefined ? {} : { lastRead: walk.lastMs }),
+        stretch: walk.stretch,
+      });
     const failed = await walkStep(id, walk, ask, options);
     if (failed) {
       walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs, failure: failed });
@@ -188,7 +190,7 @@ async function walkStep(
   const proof = proofOf(ask, shape, walk.learnt, newestReadBy(walk, ask.anchorMs ?? ask.gtMs));
   walk.learnt = proof.learnt;
   // Rows past --to are held, never written: a window that ends at one is confirmed by it.
-  noteContradictions(walk, shape.times);
+  noteContradictions(walk.contradicted, walk.emptied, shape.times, walk.cover.cursorMs);
   noteLate(walk.late, walk.writtenTimes, shape.times, {
     fromMs: options.fromMs,
     toMs: options.toMs,
@@ -236,26 +238,11 @@ function skip(walk: Walk, toMs: number, failure: MissingSpan['failure']): void {
   walk.cover = advance({ ...walk.cover, cursorMs: end - 1 }, [], toMs);
 }
 
-/**
- * A row at or before the cursor inside a span an earlier answer proved empty: the API narrows date__gt or
- * date__lt, and the row cannot be written in order any more. Its span is named missing, never passed over.
- */
-function noteContradictions(walk: Walk, times: readonly number[]): void {
-  for (const t of times) {
-    if (t > walk.cover.cursorMs) continue;
-    const span = spanHolding(walk.emptied, t);
-    if (span === undefined || walk.contradicted.some((m) => m.fromMs === span.fromMs)) continue;
-    walk.contradicted.push({
-      fromMs: span.fromMs,
-      toMs: span.toMs,
-      failure: {
-        reason: 'not_served',
-        message:
-          `the API gave a row at ${formatTime(t)} inside a span an earlier answer showed empty: ` +
-          'it narrows date__gt or date__lt, so rows there may be missing',
-      },
-    });
-  }
+/** While every answer has held one row at most, the request single-rows.ts picks, if any. */
+function singleRowsAsk(walk: Walk, windowMs: number): Ask | undefined {
+  if (walk.learnt.largest !== 1) return undefined;
+  const held = [...walk.ahead.keys()].sort((a, b) => a - b);
+  return singleRowAsk(walk.cover, held, windowMs * walk.stretch);
 }
 
 /** Rows written, counted and their times kept (ascending, as they are written). */

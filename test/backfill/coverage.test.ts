@@ -81,4 +81,17 @@ describe('what an answer proves', () => {
     expect(nextAsk(doubted, W, I).gtMs).toBe(ask.ltMs - 1 - I);
     expect(advance(doubted, [], TO).cursorMs).toBe(ask.gtMs);
   });
+
+  it('rows only before a row read in the first half of the window: the answer was not cut at its old end', () => {
+    const beyond = { gtMs: T0, ltMs: T0 + 1000 + 2 * 3_600_000, beyondMs: T0 + 2 * I };
+    // As large as the largest answer, and still proven: a cap keeping the newest rows would have held T0 + 2I.
+    expect(proofOf(beyond, shape([T0 + I]), { largest: 1 }).spans).toContainEqual({
+      fromMs: T0 + 1,
+      toMs: T0 + I,
+    });
+    // Holding that row, holding a row at or before date__gt, or nothing at all (the row read is missing): no proof.
+    expect(proofOf(beyond, shape([T0 + 2 * I]), { largest: 1 }).spans).toHaveLength(1);
+    expect(proofOf(beyond, shape([T0]), { largest: 1 }).spans).toHaveLength(1);
+    expect(proofOf(beyond, shape([]), { largest: 1 }).spans).toEqual([]);
+  });
 });

@@ -114,10 +114,13 @@ function mustReadWhole(api: ApiBehaviour, stepMs: number, gapped: boolean): bool
   const ltOk = ['exclusive', 'inclusive', 'hour up'].includes(api.dateLt);
   const rounds = api.dateGt === 'hour down' || api.dateLt === 'hour up';
   const least = rounds ? Math.max(2, 3_600_000 / stepMs + 1) : 2;
-  const capOk = (api.capSchedule === undefined ? api.cap : Math.min(...api.capSchedule)) >= least;
+  // A cap of one row: read whole when it keeps the oldest rows after a date__gt honoured as sent (single-rows.ts).
+  const single = api.capSchedule === undefined && api.keeps === 'oldest' && api.dateGt === 'exclusive';
+  const cap = api.capSchedule === undefined ? api.cap : Math.min(...api.capSchedule);
+  const capOk = cap >= least || (single && cap === 1);
   // A cap that varies may, at random, cut an answer to one row, which joins no runs.
   const plain = api.repeatAfter === undefined && api.late === undefined && api.outside === undefined;
-  return gtOk && ltOk && capOk && plain;
+  return gtOk && (ltOk || (single && cap === 1)) && capOk && plain;
 }
 
 /**
@@ -483,4 +486,43 @@ describe('the window, clipped to --to', () => {
     // The window still spans two hours (24 rows, one new per answer), against 287 requests unclipped.
     expect(got.requests).toBeLessThanOrEqual(24);
   });
+});
+
+describe('one row per answer (a cap of 1)', () => {
+  const gaps = Object.values(GAPS);
+  it.each(gaps.map((g, i) => [i, g] as const))(
+    'oldest first, both dates honoured, gaps %i: every row, in at most two requests a row',
+    async (_i, g) => {
+      const times = stationTimes(FROM - DAY, TO + DAY, STEP, g);
+      const api: ApiBehaviour = {
+        ...ORDERS['oldest first'],
+        cap: 1,
+        dateGt: 'exclusive',
+        dateLt: 'exclusive',
+      };
+      const got = await walk(times, api);
+      expectSound(got, times, api);
+      expect(got.missing).toEqual([]);
+      if (process.env.WALK_DEBUG) console.log(got.requests, got.written.length);
+      expect(got.requests).toBeLessThanOrEqual(2 * got.written.length + 16);
+    },
+  );
+  const odd: Record<string, Partial<ApiBehaviour>> = {
+    ...Object.fromEntries(
+      [1, 2, 3, 4, 5, 8].map((n) => [`the answer of request ${n} repeated`, { repeatAfter: n }]),
+    ),
+    '5 rows before date__gt added': { outside: 5 },
+    'rows of 02:00 to 04:00 arriving after 3 requests': {
+      late: { fromMs: FROM + 2 * 3_600_000, toMs: FROM + 4 * 3_600_000, afterRequest: 3 },
+    },
+  };
+  for (const [gapName, g] of Object.entries(GAPS)) {
+    const times = stationTimes(FROM - DAY, TO + DAY, STEP, g);
+    it.each(Object.entries(odd))(`${gapName}, %s: nothing lost unsaid`, async (_n, more) => {
+      for (const order of Object.values(ORDERS)) {
+        const api: ApiBehaviour = { ...order, cap: 1, dateGt: 'exclusive', dateLt: 'exclusive', ...more };
+        expectSound(await walk(times, api), times, api);
+      }
+    });
+  }
 });
