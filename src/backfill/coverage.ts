@@ -14,7 +14,8 @@
 // A window beyond the rows read is proven empty only by an answer that brings no new row in it, holds nothing but
 // the row asked again (rows before date__gt too may have been cut right at that row by a cap that varies), and
 // could not have been cut (no row at all, or fewer rows than the largest answer seen), and then only its first
-// half: an API that rounds date__lt down answers a narrower window than was asked.
+// half: an API that rounds date__lt down answers a narrower window than was asked. An answer with rows only before
+// a row read in the first half of its window (`beyondMs`) was not cut at its old end: nothing lies before them.
 
 /** A span of time, half open: [fromMs, toMs). */
 export interface Span {
@@ -177,7 +178,7 @@ export interface Cover {
  */
 export function advance(cover: Cover, add: readonly Span[], toMs: number, largest = 0): Cover {
   const cleared = (d: Doubt): boolean => d.proves !== undefined && d.size < largest;
-  const proves = cover.doubts.filter(cleared).map((d) => d.proves as Span);
+  const proves = clearedProofs(cover, largest);
   let cursorMs = cover.cursorMs;
   const proven = mergeSpans(cover.proven, [...add, ...proves]).filter((s) => s.toMs > cursorMs + 1);
   while (proven[0] !== undefined && proven[0].fromMs <= cursorMs + 1) {
@@ -185,6 +186,11 @@ export function advance(cover: Cover, add: readonly Span[], toMs: number, larges
   }
   const doubts = cover.doubts.filter((d) => !cleared(d) && d.span.toMs > cursorMs + 1);
   return { cursorMs: Math.min(cursorMs, toMs - 1), proven, doubts };
+}
+
+/** What the doubts that an answer of `largest` rows shows were not cut prove empty. */
+export function clearedProofs(cover: Cover, largest: number): Span[] {
+  return cover.doubts.flatMap((d) => (d.proves !== undefined && d.size < largest ? [d.proves] : []));
 }
 
 /** The end of the span not yet proven after the cursor: the next proven span, or --to. */

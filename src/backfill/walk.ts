@@ -13,6 +13,7 @@ import {
   advance,
   askStart,
   type Cover,
+  clearedProofs,
   type Learnt,
   mergeSpans,
   nextAsk,
@@ -196,7 +197,9 @@ async function walkStep(
     toMs: options.toMs,
     cursorMs: walk.cover.cursorMs,
   });
-  if (proof.empty !== undefined) walk.emptied = mergeSpans(walk.emptied, [proof.empty]);
+  // Spans of doubts a larger answer clears are proven empty too: a row seen there later contradicts them.
+  const emptied = [...clearedProofs(walk.cover, walk.learnt.largest), ...(proof.empty ? [proof.empty] : [])];
+  if (emptied.length > 0) walk.emptied = mergeSpans(walk.emptied, emptied);
   const fresh = newRows(answer.rows, walk.cover.cursorMs, Number.POSITIVE_INFINITY);
   walk.stretch =
     fresh.length > 0 ? 1 : proof.empty === undefined ? walk.stretch : Math.min(2 * walk.stretch, MAX_STRETCH);

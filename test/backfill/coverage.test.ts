@@ -1,6 +1,6 @@
 // What one answer proves, on the pure functions the walk folds its answers with.
 import { describe, expect, it } from 'vitest';
-import { advance, type Cover, nextAsk, proofOf } from '../../src/backfill/coverage.js';
+import { advance, type Cover, clearedProofs, nextAsk, proofOf } from '../../src/backfill/coverage.js';
 
 const I = 300_000;
 const W = 288 * I;
@@ -93,5 +93,17 @@ describe('what an answer proves', () => {
     expect(proofOf(beyond, shape([T0 + 2 * I]), { largest: 1 }).spans).toHaveLength(1);
     expect(proofOf(beyond, shape([T0]), { largest: 1 }).spans).toHaveLength(1);
     expect(proofOf(beyond, shape([]), { largest: 1 }).spans).toEqual([]);
+  });
+
+  it('a doubt an answer larger than it clears proves its span empty, for the walk to check later rows against', () => {
+    const proves = { fromMs: T0 + 1, toMs: T0 + 144 * I };
+    const doubted: Cover = {
+      cursorMs: T0,
+      proven: [],
+      doubts: [{ span: { fromMs: T0 + 1, toMs: T0 + W }, size: 1, why: 'as large as the largest', proves }],
+    };
+    expect(clearedProofs(doubted, 1)).toEqual([]);
+    expect(clearedProofs(doubted, 2)).toEqual([proves]);
+    expect(advance(doubted, [], TO, 2).cursorMs).toBe(T0 + 144 * I - 1);
   });
 });
