@@ -31,8 +31,8 @@ const holds = (sorted: readonly number[], ms: number): boolean => {
 };
 
 /**
- * Adds to `late` each time of an answer that lies in [fromMs, toMs), at or before the cursor (a span already read)
- * and is not among the rows written (`written`, ascending).
+ * Adds to `late` each time of an answer (`times`, ascending) that lies in [fromMs, toMs), at or before the cursor
+ * (a span already read) and is not among the rows written (`written`, ascending).
  */
 export function noteLate(
   late: Set<number>,
@@ -40,8 +40,10 @@ export function noteLate(
   times: readonly number[],
   at: { readonly fromMs: number; readonly toMs: number; readonly cursorMs: number },
 ): void {
-  for (const t of times)
-    if (t >= at.fromMs && t < at.toMs && t <= at.cursorMs && !holds(written, t)) late.add(t);
+  for (const t of times) {
+    if (t > at.cursorMs) return;
+    if (t >= at.fromMs && t < at.toMs && !holds(written, t)) late.add(t);
+  }
 }
 
 /** The late rows as missing spans: [t, t + 1 ms) each, rows with no row written between them joined into one. */
@@ -71,6 +73,7 @@ export function lateSpans(late: ReadonlySet<number>, written: readonly number[])
 /**
  * A row at or before the cursor inside a span an earlier answer proved empty (`emptied`): the API narrows date__gt
  * or date__lt, and the row cannot be written in order any more. Its span is named missing, never passed over.
+ * `times`: the answer's, ascending.
  */
 export function noteContradictions(
   contradicted: LateSpan[],
@@ -79,7 +82,7 @@ export function noteContradictions(
   cursorMs: number,
 ): void {
   for (const t of times) {
-    if (t > cursorMs) continue;
+    if (t > cursorMs) return;
     const span = spanHolding(emptied, t);
     if (span === undefined || contradicted.some((m) => m.fromMs === span.fromMs)) continue;
     contradicted.push({

@@ -14,6 +14,7 @@ import {
   askStart,
   type Cover,
   clearedProofs,
+  increasing,
   type Learnt,
   mergeSpans,
   nextAsk,
@@ -181,8 +182,9 @@ async function walkStep(
   const outcome = await withRetries(() => options.fetch(id, query), options, options.onRequest);
   if (!outcome.ok) return outcome;
   const answer = outcome.value;
+  const times = answer.rows.map((r) => r.reading.atMs);
   const shape: AnswerShape = {
-    times: answer.rows.map((r) => r.reading.atMs),
+    times: increasing(times) ? times : times.sort((a, b) => a - b),
     size: answer.rows.length + answer.rejectedRows + (answer.futureRows ?? 0),
     sentLtMs: sentDateLtMs(ask.ltMs),
   };
@@ -282,6 +284,13 @@ function release(walk: Walk): RowReading[] {
 
 /** Rows after the cursor and before --to, by time; of rows sharing a time the later one in the answer wins. */
 export function newRows(rows: readonly RowReading[], cursor: number, toMs: number): RowReading[] {
+  if (increasing(rows.map((r) => r.reading.atMs))) {
+    let i = 0;
+    let j = rows.length;
+    while (i < j && (rows[i] as RowReading).reading.atMs <= cursor) i++;
+    while (j > i && (rows[j - 1] as RowReading).reading.atMs >= toMs) j--;
+    return rows.slice(i, j);
+  }
   const kept = rows.filter((r) => r.reading.atMs > cursor && r.reading.atMs < toMs);
   // Stable: rows of equal time keep the answer's order, so the last of them is the one kept below.
   kept.sort((a, b) => a.reading.atMs - b.reading.atMs);
