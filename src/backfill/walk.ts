@@ -284,11 +284,12 @@ function release(walk: Walk): RowReading[] {
 
 /** Rows after the cursor and before --to, by time; of rows sharing a time the later one in the answer wins. */
 export function newRows(rows: readonly RowReading[], cursor: number, toMs: number): RowReading[] {
-  if (increasing(rows.map((r) => r.reading.atMs))) {
+  const at = (k: number): number => (rows[k] as RowReading).reading.atMs;
+  if (rows.every((_, k) => k === 0 || at(k) > at(k - 1))) {
     let i = 0;
     let j = rows.length;
-    while (i < j && (rows[i] as RowReading).reading.atMs <= cursor) i++;
-    while (j > i && (rows[j - 1] as RowReading).reading.atMs >= toMs) j--;
+    while (i < j && at(i) <= cursor) i++;
+    while (j > i && at(j - 1) >= toMs) j--;
     return rows.slice(i, j);
   }
   const kept = rows.filter((r) => r.reading.atMs > cursor && r.reading.atMs < toMs);
