@@ -1,6 +1,6 @@
 // The layout of src/ is the architecture, and this holds it there: a small engine that knows no data source, one
 // folder per thing the exporter reads, and no import cycles. A new folder fails here until it is given a place.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -86,5 +86,126 @@ describe('the layout of src/', () => {
       imports.filter((t) => !graph.has(t)).map((t) => `${relative(SRC, file)} → ${relative(SRC, t)}`),
     );
     expect(missing).toEqual([]);
+  });
+});
+
+// The test rule of the README: the behaviour of src/<folder>/<module>.ts is tested in test/<folder>/<module>.test.ts.
+// A module without one is listed here with the reason its behaviour is tested elsewhere, or has none of its own.
+const TEST = fileURLToPath(new URL('./', import.meta.url));
+
+/** Modules with no test file of their own, and why. */
+const WITHOUT_OWN_TEST: Readonly<Record<string, string>> = {
+  'main.ts': 'the entry point: every spawned test (*.e2e.test.ts) starts it as users do',
+  'app.ts':
+    'the composition root: the spawned tests run it whole, test/support/in-process.ts assembles its server',
+  'v8-settings.ts':
+    'V8 flags set at start-up: their effect is memory, proven by npm run bench (docs/benchmarks.md)',
+  'collector/contract.ts':
+    "the Collector contract: types, and healthOf, read through each collector test's health()",
+  'backfill/sink.ts': 'the Sink contract: types only',
+  'backfill/snappyjs.d.ts': 'type declarations for snappyjs',
+  'status/view.ts': "the status page's view: types only",
+  'backfill/command.ts':
+    "wiring of the backfill's parts: run whole by backfill.e2e.test.ts and remote-write.e2e.test.ts",
+  'report/command.ts': "wiring of the report's parts: run whole by report.e2e.test.ts",
+};
+
+/** Modules that ought to have a test file and have none yet. This list may only shrink. */
+const PENDING_OWN_TEST: readonly string[] = [
+  'backfill/http-target.ts',
+  'backfill/late-rows.ts',
+  'backfill/openmetrics-sink.ts',
+  'backfill/progress.ts',
+  'backfill/remote-write-proto.ts',
+  'backfill/retry.ts',
+  'backfill/samples.ts',
+  'backfill/settings.ts',
+  'backfill/spool.ts',
+  'backfill/stats.ts',
+  'backfill/summary.ts',
+  'backfill/time-spec.ts',
+  'collector/memo.ts',
+  'config/package-info.ts',
+  'config/secret.ts',
+  'config/setting-values.ts',
+  'config/settings.ts',
+  'config/small-file.ts',
+  'demo/history.ts',
+  'demo/simulator.ts',
+  'demo/stations.ts',
+  'exposition/catalog.ts',
+  'exposition/escape.ts',
+  'exposition/exporter-registry.ts',
+  'exposition/gauge-text.ts',
+  'exposition/gzip-splice.ts',
+  'exposition/openmetrics.ts',
+  'exposition/rendered-part.ts',
+  'exposition/request-metrics.ts',
+  'http/metrics-route.ts',
+  'http/scrape-request.ts',
+  'norms/lookup.ts',
+  'norms/reporting.ts',
+  'readings/data.ts',
+  'readings/fields.ts',
+  'readings/metrics.ts',
+  'readings/notices.ts',
+  'readings/round-stats.ts',
+  'readings/rows.ts',
+  'readings/served.ts',
+  'readings/source.ts',
+  'readings/units.ts',
+  'report/config.ts',
+  'report/csv.ts',
+  'report/html.ts',
+  'report/json.ts',
+  'report/messages.ts',
+  'report/network.ts',
+  'report/notes.ts',
+  'report/numbers.ts',
+  'report/rows.ts',
+  'report/series.ts',
+  'report/settings.ts',
+  'report/svg.ts',
+  'report/words.ts',
+  'runtime/dead-buffers.ts',
+  'runtime/heap-growth.ts',
+  'stations/label-text.ts',
+  'stations/metrics.ts',
+  'stations/source.ts',
+  'status/adapter.ts',
+  'status/handler.ts',
+  'status/html.ts',
+  'status/query.ts',
+  'status/table.ts',
+  'upstream/body.ts',
+  'upstream/dispatcher.ts',
+  'upstream/failure.ts',
+  'upstream/json-read.ts',
+  'upstream/pace.ts',
+  'upstream/tunnel.ts',
+  'upstream/upstream-text.ts',
+  'web/basic-auth.ts',
+  'web/client-cert.ts',
+  'web/error.ts',
+  'web/file-watch.ts',
+  'web/loader.ts',
+  'web/rate-limit.ts',
+  'web/tls-settings.ts',
+];
+
+const testFileOf = (module: string): string => join(TEST, module.replace(/(\.d)?\.ts$/, '.test.ts'));
+const modules = files.map((f) => relative(SRC, f).split(/[\\/]/).join('/'));
+
+describe('the test of a module', () => {
+  it('is test/<folder>/<module>.test.ts, unless the module is listed without one', () => {
+    const listed = new Set([...Object.keys(WITHOUT_OWN_TEST), ...PENDING_OWN_TEST]);
+    expect(modules.filter((m) => !listed.has(m) && !existsSync(testFileOf(m)))).toEqual([]);
+  });
+
+  it('keeps its lists true: every listed module exists and still has no test file', () => {
+    const listed = [...Object.keys(WITHOUT_OWN_TEST), ...PENDING_OWN_TEST];
+    expect(listed.filter((m) => !modules.includes(m))).toEqual([]);
+    expect(listed.filter((m) => existsSync(testFileOf(m)))).toEqual([]);
+    expect(Object.keys(WITHOUT_OWN_TEST).filter((m) => PENDING_OWN_TEST.includes(m))).toEqual([]);
   });
 });
