@@ -142,13 +142,6 @@ const PENDING_OWN_TEST: readonly string[] = [
   'report/settings.ts',
   'report/svg.ts',
   'report/words.ts',
-  'web/basic-auth.ts',
-  'web/client-cert.ts',
-  'web/error.ts',
-  'web/file-watch.ts',
-  'web/loader.ts',
-  'web/rate-limit.ts',
-  'web/tls-settings.ts',
 ];
 
 const testFileOf = (module: string): string => join(TEST, module.replace(/(\.d)?\.ts$/, '.test.ts'));
