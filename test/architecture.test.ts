@@ -102,8 +102,6 @@ const WITHOUT_OWN_TEST: Readonly<Record<string, string>> = {
     'V8 flags set at start-up: their effect is memory, proven by npm run bench (docs/benchmarks.md)',
   'runtime/heap-growth.ts':
     'a V8 flag set by the long commands: its effect is memory over a run, proven by npm run bench',
-  'collector/contract.ts':
-    "the Collector contract: types, and healthOf, read through each collector test's health()",
   'backfill/sink.ts': 'the Sink contract: types only',
   'backfill/snappyjs.d.ts': 'type declarations for snappyjs',
   'status/view.ts': "the status page's view: types only",
@@ -112,27 +110,35 @@ const WITHOUT_OWN_TEST: Readonly<Record<string, string>> = {
   'report/command.ts': "wiring of the report's parts: run whole by report.e2e.test.ts",
 };
 
-/** Modules that ought to have a test file and have none yet. This list may only shrink. */
-const PENDING_OWN_TEST: readonly string[] = [
-  'report/config.ts',
-  'report/series.ts',
-  'report/settings.ts',
-  'report/svg.ts',
-];
-
 const testFileOf = (module: string): string => join(TEST, module.replace(/(\.d)?\.ts$/, '.test.ts'));
 const modules = files.map((f) => relative(SRC, f).split(/[\\/]/).join('/'));
 
 describe('the test of a module', () => {
   it('is test/<folder>/<module>.test.ts, unless the module is listed without one', () => {
-    const listed = new Set([...Object.keys(WITHOUT_OWN_TEST), ...PENDING_OWN_TEST]);
+    const listed = new Set(Object.keys(WITHOUT_OWN_TEST));
     expect(modules.filter((m) => !listed.has(m) && !existsSync(testFileOf(m)))).toEqual([]);
   });
 
-  it('keeps its lists true: every listed module exists and still has no test file', () => {
-    const listed = [...Object.keys(WITHOUT_OWN_TEST), ...PENDING_OWN_TEST];
+  it('imports the module it is named for, itself or through a helper of test/support', () => {
+    const reaches = (text: string, fromTest: boolean, m: string): boolean =>
+      text.includes(
+        `'${fromTest ? '../'.repeat(m.split('/').length) : '../../'}src/${m.replace(/\.ts$/, '.js')}'`,
+      );
+    const unrelated = modules
+      .filter((m) => existsSync(testFileOf(m)))
+      .filter((m) => {
+        const text = readFileSync(testFileOf(m), 'utf8');
+        const helpers = [...text.matchAll(/'(?:\.\.\/)+support\/([\w-]+)\.js'/g)].map((h) =>
+          readFileSync(join(TEST, 'support', `${h[1]}.ts`), 'utf8'),
+        );
+        return !reaches(text, true, m) && !helpers.some((h) => reaches(h, false, m));
+      });
+    expect(unrelated).toEqual([]);
+  });
+
+  it('keeps its list true: every listed module exists and still has no test file', () => {
+    const listed = Object.keys(WITHOUT_OWN_TEST);
     expect(listed.filter((m) => !modules.includes(m))).toEqual([]);
     expect(listed.filter((m) => existsSync(testFileOf(m)))).toEqual([]);
-    expect(Object.keys(WITHOUT_OWN_TEST).filter((m) => PENDING_OWN_TEST.includes(m))).toEqual([]);
   });
 });
