@@ -10,9 +10,9 @@ const busy = (ms: number): void => {
 
 describe('createPace', () => {
   it('is due once a slice of CPU time is used, and a pause starts a new slice', async () => {
-    const pace = createPace(new AbortController().signal, 5);
+    const pace = createPace(new AbortController().signal, 200);
     expect(pace.due()).toBe(false);
-    busy(6);
+    busy(210);
     expect(pace.due()).toBe(true);
     expect(await pace.pause()).toBe(true);
     expect(pace.due()).toBe(false);
