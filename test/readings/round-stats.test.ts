@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { allFailed, logRound, type Settled, tally } from '../../src/readings/round-stats.js';
-import type { ParsedReadings } from '../../src/readings/schema.js';
+import type { RowCounts } from '../../src/readings/rows.js';
+import type { ParsedReadings, SkippedField } from '../../src/readings/schema.js';
 import { type Failure, failure } from '../../src/upstream/failure.js';
 import { recordingLog } from '../support/log-lines.js';
 
 const NOW = Date.UTC(2026, 10, 23, 12);
 
-const parsed = (over: Partial<ParsedReadings> = {}): ParsedReadings =>
+/** What a round keeps of an answer: its counts and the fields left out (the reading itself does not matter here). */
+type Over = Partial<RowCounts> & { readonly skipped?: readonly SkippedField[] };
+const parsed = (over: Over = {}): ParsedReadings =>
   ({ reading: undefined, skipped: [], rejectedRows: 0, ...over }) as ParsedReadings;
-const ok = (state: 'fresh' | 'stale' | 'empty', over: Partial<ParsedReadings> = {}): Settled => ({
+const ok = (state: 'fresh' | 'stale' | 'empty', over: Over = {}): Settled => ({
   state,
   parsed: parsed(over),
 });
@@ -54,9 +57,9 @@ describe('tally', () => {
               rejectedRows: 2,
               futureRows: 3,
               newestFutureMs: NOW + 1,
-            } as never),
+            }),
           ],
-          [2, ok('fresh', { skipped: [...skipped], rejectedRows: 1 } as never)],
+          [2, ok('fresh', { skipped: [...skipped], rejectedRows: 1 })],
         ],
       ),
     );
@@ -78,7 +81,7 @@ describe('tally', () => {
             futureRows: 1,
             newestFutureMs: NOW + id,
             skipped: [{ field: 'co', reason: 'unknown_unit', unit: `u${id}` }],
-          } as never),
+          }),
         ]),
       ),
     );
