@@ -1,6 +1,6 @@
 // The layout of src/ is the architecture, and this holds it there: a small engine that knows no data source, one
 // folder per thing the exporter reads, and no import cycles. A new folder fails here until it is given a place.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -86,5 +86,59 @@ describe('the layout of src/', () => {
       imports.filter((t) => !graph.has(t)).map((t) => `${relative(SRC, file)} → ${relative(SRC, t)}`),
     );
     expect(missing).toEqual([]);
+  });
+});
+
+// The test rule of the README: the behaviour of src/<folder>/<module>.ts is tested in test/<folder>/<module>.test.ts.
+// A module without one is listed here with the reason its behaviour is tested elsewhere, or has none of its own.
+const TEST = fileURLToPath(new URL('./', import.meta.url));
+
+/** Modules with no test file of their own, and why. */
+const WITHOUT_OWN_TEST: Readonly<Record<string, string>> = {
+  'main.ts': 'the entry point: every spawned test (*.e2e.test.ts) starts it as users do',
+  'app.ts':
+    'the composition root: the spawned tests run it whole, test/support/in-process.ts assembles its server',
+  'v8-settings.ts':
+    'V8 flags set at start-up: their effect is memory, proven by npm run bench (docs/benchmarks.md)',
+  'runtime/heap-growth.ts':
+    'a V8 flag set by the long commands: its effect is memory over a run, proven by npm run bench',
+  'backfill/sink.ts': 'the Sink contract: types only',
+  'backfill/snappyjs.d.ts': 'type declarations for snappyjs',
+  'status/view.ts': "the status page's view: types only",
+  'backfill/command.ts':
+    "wiring of the backfill's parts: run whole by backfill.e2e.test.ts and remote-write.e2e.test.ts",
+  'report/command.ts': "wiring of the report's parts: run whole by report.e2e.test.ts",
+};
+
+const testFileOf = (module: string): string => join(TEST, module.replace(/(\.d)?\.ts$/, '.test.ts'));
+const modules = files.map((f) => relative(SRC, f).split(/[\\/]/).join('/'));
+
+describe('the test of a module', () => {
+  it('is test/<folder>/<module>.test.ts, unless the module is listed without one', () => {
+    const listed = new Set(Object.keys(WITHOUT_OWN_TEST));
+    expect(modules.filter((m) => !listed.has(m) && !existsSync(testFileOf(m)))).toEqual([]);
+  });
+
+  it('imports the module it is named for, itself or through a helper of test/support', () => {
+    const reaches = (text: string, fromTest: boolean, m: string): boolean =>
+      text.includes(
+        `'${fromTest ? '../'.repeat(m.split('/').length) : '../../'}src/${m.replace(/\.ts$/, '.js')}'`,
+      );
+    const unrelated = modules
+      .filter((m) => existsSync(testFileOf(m)))
+      .filter((m) => {
+        const text = readFileSync(testFileOf(m), 'utf8');
+        const helpers = [...text.matchAll(/'(?:\.\.\/)+support\/([\w-]+)\.js'/g)].map((h) =>
+          readFileSync(join(TEST, 'support', `${h[1]}.ts`), 'utf8'),
+        );
+        return !reaches(text, true, m) && !helpers.some((h) => reaches(h, false, m));
+      });
+    expect(unrelated).toEqual([]);
+  });
+
+  it('keeps its list true: every listed module exists and still has no test file', () => {
+    const listed = Object.keys(WITHOUT_OWN_TEST);
+    expect(listed.filter((m) => !modules.includes(m))).toEqual([]);
+    expect(listed.filter((m) => existsSync(testFileOf(m)))).toEqual([]);
   });
 });

@@ -1,13 +1,6 @@
-// The table of norms and the questions asked of it: what a value is, which band a multiple falls in.
+// The table of norms: one value per substance and norm, in the order the sanitary rules set.
 import { describe, expect, it } from 'vitest';
-import {
-  bandLabels,
-  bandOf,
-  highestMultiple,
-  isSubstance,
-  normsOf,
-  normValue,
-} from '../../src/norms/lookup.js';
+import { isSubstance, normsOf, normValue } from '../../src/norms/lookup.js';
 import { BAND_LIMITS, EXTREME_POLLUTION, FAMILIES, NORMS, SUBSTANCE_NAMES } from '../../src/norms/table.js';
 
 describe('the table of norms', () => {
@@ -60,49 +53,5 @@ describe('the table of norms', () => {
     const multiples = EXTREME_POLLUTION.map((c) => c.atLeast);
     expect(multiples).toEqual([...multiples].sort((a, b) => b - a));
     expect(multiples.every((m) => m > (BAND_LIMITS.at(-1) ?? 0))).toBe(true);
-  });
-});
-
-describe('bands of multiples', () => {
-  it.each([
-    [0, 0],
-    [0.99, 0],
-    [1, 0],
-    [1.01, 1],
-    [2, 1],
-    [2.2, 2],
-    [5, 2],
-    [5.01, 3],
-    [60, 3],
-  ])('%s × the norm is band %s', (multiple, band) => {
-    expect(bandOf(multiple)).toBe(band);
-  });
-
-  it('labels the bands for a legend', () => {
-    expect(bandLabels()).toEqual(['≤ 1', '1–2', '2–5', '> 5']);
-  });
-});
-
-describe('the substance standing highest against its norm', () => {
-  const single = (s: string) => normValue(s, 'pdk-single') ?? Number.NaN;
-
-  it('compares multiples, not concentrations, and skips substances without a value', () => {
-    const readings = new Map([
-      ['pm10', single('pm10') * 0.9],
-      ['so2', single('so2') * 1.6],
-      ['h2s', single('h2s') * 1.2],
-      ['ch2o', 1e9],
-    ]);
-    expect(highestMultiple(readings, 'pdk-single')).toEqual({ substance: 'so2', multiple: 1.6 });
-    expect(highestMultiple(readings, 'pdk-daily')).toEqual({
-      substance: 'so2',
-      multiple: (single('so2') * 1.6) / (normValue('so2', 'pdk-daily') ?? Number.NaN),
-    });
-  });
-
-  it('has nothing to say about readings without a judged substance', () => {
-    expect(highestMultiple(new Map([['ch2o', 5]]), 'pdk-single')).toBeUndefined();
-    expect(highestMultiple(new Map([['pm10', Number.NaN]]), 'pdk-single')).toBeUndefined();
-    expect(highestMultiple([], 'pdk-single')).toBeUndefined();
   });
 });

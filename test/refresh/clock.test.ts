@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../src/refresh/clock.js';
 import { createRefresher, type ReadOutcome } from '../../src/refresh/refresher.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -52,5 +53,27 @@ describe('the refresher on the system clock', () => {
     await vi.advanceTimersByTimeAsync(2000);
     expect(up.calls()).toBe(2);
     await r.stop();
+  });
+});
+
+describe('systemClock', () => {
+  it('tells wall-clock time and a monotonic time for durations', () => {
+    // Date is faked in this file; the process's own clock is performance's.
+    const wall = performance.timeOrigin + performance.now();
+    expect(Math.abs(systemClock.now() - wall)).toBeLessThan(1000);
+    const a = systemClock.monotonic();
+    const b = systemClock.monotonic();
+    expect(b).toBeGreaterThanOrEqual(a);
+  });
+
+  it('runs a timer after its delay, and not once cancelled', async () => {
+    const fired: string[] = [];
+    systemClock.setTimer(() => fired.push('kept'), 5);
+    const cancel = systemClock.setTimer(() => fired.push('cancelled'), 5);
+    cancel();
+    await vi.advanceTimersByTimeAsync(4);
+    expect(fired).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fired).toEqual(['kept']);
   });
 });

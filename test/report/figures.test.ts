@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { levelBy } from '../../src/norms/reporting.js';
 import { figuresOfRows, nearestRank } from '../../src/report/figures.js';
-import { izaOf, networkFigures, roundTo, type StationFigures } from '../../src/report/network.js';
+import { networkFigures, roundTo, type StationFigures } from '../../src/report/network.js';
 import { reportNotes } from '../../src/report/notes.js';
 import { formatIndicator } from '../../src/report/numbers.js';
-import { addSamples, newRowBuffer, type Row, releaseRows } from '../../src/report/rows.js';
+import type { Row } from '../../src/report/rows.js';
 
 const FROM = Date.parse('2026-10-01T00:00:00Z');
 const MIN = 60_000;
@@ -156,136 +156,6 @@ describe('daily means and data capture', () => {
     ).toBe(362);
     expect(nearestRank([5], 0.99)).toBe(5);
     expect(nearestRank([], 0.99)).toBeUndefined();
-  });
-});
-
-describe('rows from the store', () => {
-  const period = { fromMs: FROM, toMs: FROM + DAY };
-
-  it('counts a live row scraped every 30 s once, beside a backfilled row, by its own time', () => {
-    const buffer = newRowBuffer();
-    // Backfilled: 00:00 and 00:05, one sample each at the row's time. Live: the 00:10 and 00:15 rows, each
-    // scraped ten times (every 30 s) with the timestamp series holding the row's time.
-    const backfilled = [
-      { atMs: FROM, value: 100 },
-      { atMs: FROM + 5 * MIN, value: 200 },
-    ];
-    const live = Array.from({ length: 20 }, (_, i) => ({
-      atMs: FROM + 10 * MIN + 30_000 * i + 7_000,
-      value: i < 10 ? 300 : 400,
-    }));
-    const rowTime = (atMs: number): number =>
-      atMs < FROM + 10 * MIN ? atMs : FROM + (atMs < FROM + 15 * MIN + 7_000 ? 10 : 15) * MIN;
-    addSamples(buffer, 'no2', [...backfilled, ...live], rowTime, period, DAY);
-    const released = releaseRows(buffer, period.toMs).get('no2') ?? [];
-    expect(released).toEqual([
-      { atMs: FROM, value: 100 },
-      { atMs: FROM + 5 * MIN, value: 200 },
-      { atMs: FROM + 10 * MIN, value: 300 },
-      { atMs: FROM + 15 * MIN, value: 400 },
-    ]);
-    const f = figuresOfRows('no2', released, period);
-    expect(f.single?.max).toBe(250);
-  });
-
-  it('keeps a row scraped across two chunks once; a sample before its row time or over a day after it is left out', () => {
-    const buffer = newRowBuffer();
-    const at = () => FROM + HOUR - 5 * MIN;
-    addSamples(buffer, 'no2', [{ atMs: FROM + HOUR - 10_000, value: 1 }], at, period, DAY);
-    releaseRows(buffer, FROM);
-    addSamples(buffer, 'no2', [{ atMs: FROM + HOUR + 20_000, value: 1 }], at, period, DAY);
-    expect(releaseRows(buffer, FROM + 2 * HOUR).get('no2')).toEqual([
-      { atMs: FROM + HOUR - 5 * MIN, value: 1 },
-    ]);
-    const row = () => FROM + 30 * MIN;
-    addSamples(buffer, 'no2', [{ atMs: FROM + 30 * MIN + DAY, value: 7 }], row, period, DAY);
-    addSamples(buffer, 'no2', [{ atMs: FROM + 30 * MIN + DAY + 1, value: 8 }], row, period, DAY);
-    addSamples(buffer, 'no2', [{ atMs: FROM + 29 * MIN, value: 9 }], row, period, DAY);
-    expect(releaseRows(buffer, period.toMs).get('no2')).toEqual([{ atMs: FROM + 30 * MIN, value: 7 }]);
-    expect(buffer.late).toBe(2);
-  });
-
-  it('keeps the value of the latest sample of a row whatever series it came from; at one instant the higher', () => {
-    const buffer = newRowBuffer();
-    const row = () => FROM;
-    addSamples(buffer, 'no2', [{ atMs: FROM + 60_000, value: 300 }], row, period, DAY);
-    addSamples(buffer, 'no2', [{ atMs: FROM + 30_000, value: 100 }], row, period, DAY);
-    addSamples(buffer, 'no2', [{ atMs: FROM + 5 * MIN, value: 50 }], () => FROM + 5 * MIN, period, DAY);
-    addSamples(buffer, 'no2', [{ atMs: FROM + 5 * MIN, value: 60 }], () => FROM + 5 * MIN, period, DAY);
-    addSamples(buffer, 'no2', [{ atMs: FROM + 5 * MIN, value: 40 }], () => FROM + 5 * MIN, period, DAY);
-    expect(releaseRows(buffer, period.toMs).get('no2')).toEqual([
-      { atMs: FROM, value: 300 },
-      { atMs: FROM + 5 * MIN, value: 60 },
-    ]);
-  });
-
-  it('without the timestamp series, counts no row (equal values may be distinct rows) and tallies the samples', () => {
-    const buffer = newRowBuffer();
-    const samples = [100, 100, 300, 100].map((value, i) => ({ atMs: FROM + i * 5 * MIN, value }));
-    addSamples(buffer, 'co', [...samples, { atMs: FROM + DAY, value: 5 }], () => undefined, period, DAY);
-    expect(releaseRows(buffer, period.toMs).get('co')).toEqual([]);
-    expect(buffer.unpaired.get('co')).toEqual({ count: 4, firstMs: FROM, lastMs: FROM + 15 * MIN });
-  });
-});
-
-describe('ИЗА and the levels', () => {
-  const annual = (substance: string, mean: number) =>
-    ({ substance, mean, annualValid: true }) as unknown as StationFigures['series'][number];
-
-  it('sums the five largest terms: 1.363 + 1.25 + 1.2 + 1.2 + 0.536 = 5.55 (the spec’s example)', () => {
-    const iza = izaOf([
-      {
-        id: '1',
-        name: 'A',
-        series: [
-          annual('o3', 36),
-          annual('no2', 50),
-          annual('pm10', 48),
-          annual('pm2.5', 30),
-          annual('co', 1500),
-          annual('so2', 1),
-        ],
-      },
-    ]);
-    expect(iza?.terms.map((t) => [t.substance, roundTo(t.term, 3)])).toEqual([
-      ['o3', 1.363],
-      ['no2', 1.25],
-      ['pm10', 1.2],
-      ['pm2.5', 1.2],
-      ['co', 0.536],
-    ]);
-    expect(roundTo(iza?.value ?? 0, 2)).toBe(5.55);
-  });
-
-  it('averages the stations’ annual means for the network term', () => {
-    const iza = izaOf([
-      { id: '1', name: 'A', series: [annual('no2', 30)] },
-      { id: '2', name: 'B', series: [annual('no2', 50)] },
-    ]);
-    expect(iza?.terms[0]).toMatchObject({ mean: 40, term: 1, stations: 2 });
-  });
-
-  it('reads the level edges as the table', () => {
-    expect([1, 1.1, 4.9, 5, 10, 10.1].map((v) => levelBy('si', v))).toEqual([1, 2, 2, 3, 3, 4]);
-    expect([0, 0.1, 19.9, 20, 49.9, 50].map((v) => levelBy('np', v))).toEqual([1, 2, 2, 3, 3, 4]);
-    expect([4.99, 5, 6.99, 7, 13.99, 14].map((v) => levelBy('iza', v))).toEqual([1, 2, 2, 3, 3, 4]);
-  });
-
-  it('applies the highest level and names the indicator that set it', () => {
-    // СИ 2.3 (повышенный) and П 25 % (высокий): высокий, by НП.
-    const f = figuresOfRows(
-      'no2',
-      rows(4, 20 * MIN, (i) => (i === 0 ? 460 : 100)),
-      month,
-    );
-    const n = networkFigures([{ id: '1', name: 'A', series: [f] }], month);
-    expect(n.level).toEqual({ level: 3, setBy: ['np'] });
-  });
-
-  it('rounds half away from zero, as printed', () => {
-    expect(roundTo(2.35, 1)).toBe(2.4);
-    expect(roundTo(1.005, 2)).toBe(1.01);
-    expect(roundTo(0.96, 1)).toBe(1);
   });
 });
 

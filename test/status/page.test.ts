@@ -275,16 +275,6 @@ describe('status page', () => {
   });
 });
 
-describe('status page query', () => {
-  it('takes the first q, drops control characters and caps the length', () => {
-    expect(parseStatusQuery({ q: ['a', 'b'] })).toEqual({ q: 'a' });
-    expect(parseStatusQuery({ q: ' x\u0000y\n ' })).toEqual({ q: 'xy' });
-    expect(parseStatusQuery({ q: 'z'.repeat(500) }).q).toHaveLength(100);
-    expect(parseStatusQuery({ q: { nested: 1 } })).toEqual({ q: '' });
-    expect(parseStatusQuery(undefined)).toEqual({ q: '' });
-  });
-});
-
 /** The text of the cells of a station's row, after the id, markup stripped. */
 function text(html: string, name: string): string[] {
   const row = html.split('\n').find((l) => l.includes(`<td>${name}</td>`)) ?? '';

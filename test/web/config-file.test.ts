@@ -1,19 +1,10 @@
-// The exporter-toolkit YAML: what it accepts, and the one-line message for each way it can be wrong; the token
-// bucket and basic auth. All in process (certificates are in web-config-tls.e2e.test.ts).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import bcrypt from 'bcryptjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The exporter-toolkit YAML: what it accepts, and the one-line message for each way it can be wrong. All in process
+// (certificates are in web-config-tls.e2e.test.ts; the loader, token bucket and basic auth have their own files).
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ConfigError } from '../../src/config/config.js';
-import { createBasicAuth, createSerializer, parseBasic } from '../../src/web/basic-auth.js';
 import { parseWebConfig } from '../../src/web/config-file.js';
 import { WebConfigError } from '../../src/web/error.js';
-import { loadWebConfig } from '../../src/web/loader.js';
-import { createTokenBucket } from '../../src/web/rate-limit.js';
-import { basic, hashOf } from '../security/helpers.js';
+import { hashOf } from '../security/helpers.js';
 
 const HASH = hashOf('pw');
 const parse = (content: unknown) =>
@@ -207,109 +198,5 @@ describe('parseWebConfig', () => {
 
   it('never echoes a hash or password back in a message', () => {
     expect(problem({ basic_auth_users: { a: 'hunter2' } })).not.toContain('hunter2');
-  });
-});
-
-describe('loadWebConfig without TLS', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'cityair-web-'));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('reports an unreadable config file by name', () => {
-    const r = loadWebConfig(join(dir, 'nope.yml'));
-    expect(!r.ok && r.error.detail).toMatch(/nope\.yml: cannot read \(ENOENT\)$/);
-  });
-
-  it('refuses a FIFO or a device without waiting on it, and a file over 1 MiB', () => {
-    const fifo = join(dir, 'fifo.yml');
-    execFileSync('mkfifo', [fifo]);
-    const big = join(dir, 'big.yml');
-    writeFileSync(big, `# ${'x'.repeat(1024 * 1024)}\n`);
-    for (const [file, why] of [
-      [fifo, 'not a regular file'],
-      ['/dev/zero', 'not a regular file'],
-      [big, 'larger than 1MiB'],
-    ] as const) {
-      const r = loadWebConfig(file);
-      expect(!r.ok && r.error.detail, file).toBe(`${file}: cannot read (${why})`);
-    }
-  });
-
-  it('says what is wrong and where, as a configuration error that names the flag', () => {
-    const file = join(dir, 'web.yml');
-    writeFileSync(file, stringify({ basic_auth_users: { alice: 'hunter2' } }));
-    const r = loadWebConfig(file);
-    if (r.ok) throw new Error('expected a problem');
-    expect(r.error).toBeInstanceOf(ConfigError);
-    expect(r.error).toMatchObject({ file, key: 'basic_auth_users.alice' });
-    expect(r.error.problem).toMatch(/^not a bcrypt hash/);
-    expect(r.error.detail).toBe(`${file}: basic_auth_users.alice: ${r.error.problem}`);
-    expect(r.error.message).toBe(`invalid --web.config.file (CITYAIR_WEB_CONFIG_FILE): ${r.error.detail}`);
-    expect(r.error.message).not.toContain('hunter2');
-  });
-});
-
-describe('token bucket', () => {
-  it('allows a burst, then one request per interval', () => {
-    let now = 0;
-    const bucket = createTokenBucket(1000, 2, () => now);
-    expect([bucket.take(), bucket.take(), bucket.take()]).toEqual([true, true, false]);
-    now = 999;
-    expect(bucket.take()).toBe(false);
-    now = 1999;
-    expect(bucket.take()).toBe(true);
-    now = 60_000;
-    expect([bucket.take(), bucket.take(), bucket.take()]).toEqual([true, true, false]);
-  });
-});
-
-describe('basic auth', () => {
-  it('parses the Authorization header as RFC 7617 says', () => {
-    expect(parseBasic(basic('u', 'p:w'))).toEqual({ user: 'u', password: 'p:w' });
-    expect(parseBasic(`bAsIc ${Buffer.from('u:').toString('base64')}`)).toEqual({ user: 'u', password: '' });
-    expect(parseBasic('Bearer abc')).toBeUndefined();
-    expect(parseBasic(`Basic ${Buffer.from('nocolon').toString('base64')}`)).toBeUndefined();
-    expect(parseBasic(undefined)).toBeUndefined();
-  });
-
-  it('accepts the right password, refuses others, and spends a bcrypt comparison on unknown users too', async () => {
-    const cost = 8;
-    const hash = bcrypt.hashSync('right', cost);
-    // Counts bcrypt comparisons: every one goes through the serializer.
-    const inner = createSerializer();
-    let comparisons = 0;
-    const auth = createBasicAuth(new Map([['alice', hash]]), {
-      run: (task) => {
-        comparisons++;
-        return inner.run(task);
-      },
-    });
-    expect(await auth.check(basic('alice', 'right'))).toBe('ok');
-    expect(await auth.check(basic('alice', 'wrong'))).toBe('denied');
-    expect(await auth.check(undefined)).toBe('denied');
-
-    // An unknown user and a wrong password each cost one bcrypt comparison, as a right password does: the
-    // answer's timing cannot tell which users exist. Counted, not timed: timings are noise on a shared machine.
-    const counted = comparisons;
-    expect(await auth.check(basic('mallory', 'right'))).toBe('denied');
-    expect(comparisons).toBe(counted + 1);
-    expect(await auth.check(basic('alice', 'wrong2'))).toBe('denied');
-    expect(comparisons).toBe(counted + 2);
-    // A cached success costs no bcrypt; the cache is keyed on the password, so it cannot help a guess.
-    const before = comparisons;
-    expect(await auth.check(basic('alice', 'right'))).toBe('ok');
-    expect(comparisons).toBe(before);
-    expect(await auth.check(basic('alice', 'right '))).toBe('denied');
-    expect(await auth.check(basic('mallory', 'right'))).toBe('denied');
-    expect(comparisons).toBe(before + 2);
-  });
-
-  it('refuses work beyond the queue instead of queueing a flood of guesses', async () => {
-    const serializer = createSerializer(2);
-    const auth = createBasicAuth(new Map([['a', bcrypt.hashSync('x', 4)]]), serializer);
-    const verdicts = await Promise.all([1, 2, 3].map(() => auth.check(basic('a', 'y'))));
-    expect(verdicts).toEqual(['denied', 'denied', 'busy']);
   });
 });

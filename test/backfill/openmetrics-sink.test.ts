@@ -1,26 +1,14 @@
-// What a run writes and says, in-process: the OpenMetrics lines of a row, the atomic file, the progress line and
-// the retry command.
+// What a run writes, in-process: the OpenMetrics lines of a row and the atomic file (the progress line and the
+// summary have their own files).
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
-import { describe, expect, it, vi } from 'vitest';
-import { backfillFlagOptions } from '../../src/backfill/config.js';
+import { describe, expect, it } from 'vitest';
 import { openMetricsSink } from '../../src/backfill/openmetrics-sink.js';
-import { clock, progressFigures, progressLine, startProgress } from '../../src/backfill/progress.js';
 import { BACKFILL_FAMILIES } from '../../src/backfill/samples.js';
-import { newStats } from '../../src/backfill/stats.js';
-import {
-  type ArgToken,
-  invokedAs,
-  retryCommand,
-  retryOutput,
-  summaryText,
-} from '../../src/backfill/summary.js';
 import type { RowReading } from '../../src/readings/schema.js';
 import type { Station } from '../../src/stations/schema.js';
-import { failure } from '../../src/upstream/failure.js';
 import { readStrictOpenMetrics } from '../support/openmetrics-strict.js';
 
 const STATION: Station = {
@@ -189,147 +177,5 @@ describe('the output file', () => {
     await sink.station(STATION, []).write(rowsOf(1000, ROW.reading.atMs, 3000));
     await sink.abort();
     expect(readdirSync(dir)).toEqual([]);
-  });
-});
-
-describe('progress', () => {
-  it('says stations, rows, samples, requests, failures, rate, elapsed and an estimate', () => {
-    const stats = newStats(0);
-    Object.assign(stats, { stationsTotal: 4, stationsDone: 1, rows: 12_000, samples: 150_000 });
-    Object.assign(stats, { requests: 50, failedRequests: 2, coveredMs: 1000 });
-    const line = progressLine(progressFigures(stats, 60_000, 1000));
-    expect(line).toBe(
-      'stations 1/4  rows 12,000  samples 150,000  requests 50 (2 failed)  200 rows/s  elapsed 1m0s  ETA 3m0s',
-    );
-    expect(clock(3725)).toBe('1h2m5s');
-  });
-
-  it('redraws one line in place on a terminal, and logs every 10 s elsewhere', () => {
-    vi.useFakeTimers();
-    try {
-      const stats = newStats(0);
-      let written = '';
-      const logged: unknown[] = [];
-      const tty = startProgress({
-        stats,
-        spanMs: 1,
-        now: () => 1000,
-        // Under some wrappers a terminal says its width is 0: the whole line is still shown.
-        tty: {
-          columns: 0,
-          write: (t) => {
-            written += t;
-          },
-        },
-        log: () => {},
-      });
-      vi.advanceTimersByTime(600);
-      expect(written.split('\r\x1b[K').filter(Boolean)).toHaveLength(2);
-      expect(written).toContain('stations 0/0  rows 0');
-      expect(written).toContain('ETA ?');
-      tty.stop();
-      expect(written.endsWith('\r\x1b[K')).toBe(true);
-      const off = startProgress({
-        stats,
-        spanMs: 1,
-        now: () => 1000,
-        tty: undefined,
-        log: (f) => logged.push(f),
-      });
-      vi.advanceTimersByTime(25_000);
-      expect(logged).toHaveLength(2);
-      off.stop();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-});
-
-describe('the summary', () => {
-  it('counts a station with two spans missing once, and lists each span with its end and why', () => {
-    const stats = { ...newStats(0), stationsTotal: 3 };
-    const why =
-      'the API answered the same newest rows (100, from 2026-10-05T00:00:00Z) whatever date__gt asked';
-    const text = summaryText({
-      stats,
-      failed: [
-        {
-          id: 4,
-          failure: { reason: 'not_served', message: why },
-          missingFromMs: Date.UTC(2026, 9, 3, 0, 0, 0, 250),
-          missingToMs: Date.UTC(2026, 9, 4),
-        },
-        { id: 4, failure: failure('http_5xx', 'HTTP 502'), missingFromMs: Date.UTC(2026, 9, 4, 6) },
-      ],
-      fromMs: Date.UTC(2026, 9, 3),
-      toMs: Date.UTC(2026, 9, 6),
-      nowMs: 1000,
-      retry: 'cityair-exporter backfill ...',
-    });
-    expect(text).toContain('3 stations (2 read, 1 failed)');
-    expect(text).toContain(
-      `  4: not_served: ${why}; missing 2026-10-03T00:00:00.250Z to 2026-10-04T00:00:00Z\n` +
-        '  4: http_5xx: HTTP 502; missing 2026-10-04T06:00:00Z to 2026-10-06T00:00:00Z\n',
-    );
-  });
-});
-
-describe('the retry command', () => {
-  const tokens = (argv: string[]): ArgToken[] =>
-    parseArgs({ args: argv, options: backfillFlagOptions(), strict: false, tokens: true })
-      .tokens as ArgToken[];
-
-  it('asks for exactly the failed stations from their earliest missing time to the same end', () => {
-    const argv = [
-      '--from',
-      '30d',
-      '--output=/data/a b.om',
-      '--label',
-      "job=it's",
-      '--measurements.stations=1,2,3',
-    ];
-    const failed = [
-      { id: 3, failure: failure('http_5xx', 'HTTP 500'), missingFromMs: Date.UTC(2026, 9, 5) },
-      { id: 1, failure: failure('timeout', 'slow'), missingFromMs: Date.UTC(2026, 9, 3) },
-    ];
-    const program = invokedAs('/usr/lib/node_modules/cityair-exporter/dist/main.js', '/home/me');
-    expect(retryCommand(program, tokens(argv), failed, Date.UTC(2026, 10, 1), '/data/a b.om')).toBe(
-      "node /usr/lib/node_modules/cityair-exporter/dist/main.js backfill --from=2026-10-03T00:00:00Z --to=2026-11-01T00:00:00Z --measurements.stations=1,3 '--output=/data/a b.retry.om' '--label=job=it'\\''s'",
-    );
-  });
-
-  it('prints --from and --to to the millisecond, to the end of the latest range missing', () => {
-    const failed = [
-      {
-        id: 7,
-        failure: { reason: 'not_served' as const, message: 'the API answered the same newest rows' },
-        missingFromMs: Date.UTC(2026, 9, 3, 0, 0, 0, 1),
-        missingToMs: Date.UTC(2026, 9, 4, 12, 5),
-      },
-      {
-        id: 8,
-        failure: { reason: 'not_served' as const, message: 'the API answered the same newest rows' },
-        missingFromMs: Date.UTC(2026, 9, 3, 6),
-        missingToMs: Date.UTC(2026, 9, 5),
-      },
-    ];
-    expect(retryCommand(['cityair-exporter'], [], failed, Date.UTC(2026, 10, 1), undefined)).toBe(
-      'cityair-exporter backfill --from=2026-10-03T00:00:00.001Z --to=2026-10-05T00:00:00Z --measurements.stations=7,8',
-    );
-  });
-
-  it('starts the retry command the way this run was started', () => {
-    expect(invokedAs('/srv/cityair-exporter/dist/main.js', '/srv/cityair-exporter')).toEqual([
-      'node',
-      'dist/main.js',
-    ]);
-    expect(invokedAs('/usr/local/bin/cityair-exporter', '/home/me')).toEqual(['cityair-exporter']);
-    expect(invokedAs('/opt/x/node_modules/.bin/cityair-exporter', '/opt/x')).toEqual(['cityair-exporter']);
-  });
-
-  it('names the retry output next to the first', () => {
-    expect(retryOutput('last-month.om')).toBe('last-month.retry.om');
-    expect(retryOutput('dir.v2/out')).toBe('dir.v2/out.retry');
-    expect(retryOutput('-')).toBe('-');
   });
 });
