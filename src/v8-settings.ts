@@ -18,8 +18,11 @@
 // process's peak at 1,000 stations. --liftoff-only keeps the baseline compiler's code (read when a module is
 // compiled, which undici does at its first connection); no scrape got measurably slower.
 //
-// Not set: --heap-growing-percent (read at every full collection) cut the old generation's slack by a third at
-// 10,000 stations and more, but the extra full collections made on-demand scrapes about 40% slower there.
+// Old generation. Each on-demand refresh leaves the previous list as garbage in the old generation, and V8's own
+// growing factor (up to 4× what is alive) let it pile up: 10,000 stations on demand peaked at 166–179 MiB.
+// --heap-growing-percent=150 (read at every full collection) held the peak at 138–140 MiB for 3–15% more CPU per
+// scrape; 100 held it at 120–128 MiB for 13–18% more, 20 at 111 MiB for 40–50% more (docs/benchmarks.md). The
+// backfill and report commands set 20 for themselves later (runtime/heap-growth.ts).
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
@@ -31,6 +34,7 @@ const userSet = (flag: string): boolean => new RegExp(`--${flag.replace(/-/g, '[
 
 if (!userSet('liftoff-only') && !userSet('wasm-tier-up')) setFlagsFromString('--liftoff-only');
 if (!userSet('max-semi-space-size') && !userSet('semi-space-growth-factor')) capYoungGeneration();
+if (!userSet('heap-growing-percent')) setFlagsFromString('--heap-growing-percent=150');
 
 function capYoungGeneration(): void {
   let frozen = false;
