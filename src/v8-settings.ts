@@ -18,13 +18,11 @@
 // process's peak at 1,000 stations. --liftoff-only keeps the baseline compiler's code (read when a module is
 // compiled, which undici does at its first connection); no scrape got measurably slower.
 //
-// Old generation. Each on-demand refresh leaves the previous list as garbage in the old generation, and V8's own
-// growing factor (up to 4× what is alive) let it pile up: 10,000 stations on demand peaked at 166–179 MiB.
-// --heap-growing-percent=150 (read at every full collection) held the peak at 138–140 MiB for 3–15% more CPU per
-// scrape; 100 held it at 120–128 MiB for 13–18% more, 20 at 111 MiB for 40–50% more (docs/benchmarks.md). The
-// backfill and report commands set 20 for themselves later (runtime/heap-growth.ts).
+// Old generation: how far it grows past what is alive follows the station list's size once one is read
+// (runtime/heap-growth.ts); until then, the small list's setting. The backfill and report commands set their own.
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { fitHeapGrowth } from './runtime/heap-growth.js';
 
 /** Both semi-spaces together. Semi-spaces held at 1 MiB made 10,000 stations about 2× slower, at 2 MiB 1.5×. */
 const YOUNG_GENERATION_CAP_BYTES = (process.argv[2] === 'backfill' ? 16 : 8) * 1024 * 1024;
@@ -34,7 +32,7 @@ const userSet = (flag: string): boolean => new RegExp(`--${flag.replace(/-/g, '[
 
 if (!userSet('liftoff-only') && !userSet('wasm-tier-up')) setFlagsFromString('--liftoff-only');
 if (!userSet('max-semi-space-size') && !userSet('semi-space-growth-factor')) capYoungGeneration();
-if (!userSet('heap-growing-percent')) setFlagsFromString('--heap-growing-percent=150');
+fitHeapGrowth(0);
 
 function capYoungGeneration(): void {
   let frozen = false;

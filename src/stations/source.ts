@@ -6,6 +6,7 @@ import { type RenderedPart, renderedPart } from '../exposition/rendered-part.js'
 import type { ScrapeSource } from '../exposition/scrape.js';
 import type { CollectorState } from '../refresh/policy.js';
 import type { Refresher } from '../refresh/refresher.js';
+import { fitHeapGrowth } from '../runtime/heap-growth.js';
 import { STATION_LIST_HEALTH as M } from './metrics.js';
 import { rendersSame } from './same-text.js';
 import type { StationList } from './schema.js';
@@ -19,8 +20,9 @@ export function stationSource(
   // keeps the text already made (same-text.ts).
   let rendered: { readonly list: StationList; readonly part: RenderedPart } | undefined;
   const partFor = memoUntil((_nowMs, list: StationList) => {
-    const part =
-      rendered && rendersSame(rendered.list, list) ? rendered.part : renderedPart(renderStationText(list));
+    const kept = rendered && rendersSame(rendered.list, list) ? rendered.part : undefined;
+    const part = kept ?? renderedPart(renderStationText(list));
+    if (!kept) fitHeapGrowth(part.text.length);
     rendered = { list, part };
     return forever(part);
   });
