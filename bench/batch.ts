@@ -21,15 +21,20 @@ export async function timeScrapes(
   pid: number,
   url: string,
   scrape: Scraper,
-  counts: { readonly warmup: number; readonly n: number },
+  counts: { readonly warmup: number; readonly n: number; readonly before?: () => Promise<void> },
 ): Promise<Batch> {
-  const { warmup, n } = counts;
-  for (let i = 0; i < warmup; i++) await scrape(url);
+  const { warmup, n, before } = counts;
+  for (let i = 0; i < warmup; i++) {
+    await before?.();
+    await scrape(url);
+  }
   const times: number[] = [];
   const rss: number[] = [];
   let plainBytes = 0;
   const cpu0 = cpuMs(pid);
   for (let i = 0; i < n; i++) {
+    // Outside the timed span, and the exporter is idle meanwhile: its CPU over the batch is its scrapes'.
+    await before?.();
     const r = await scrape(url);
     times.push(r.ms);
     plainBytes = r.bytes;

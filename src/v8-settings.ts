@@ -18,10 +18,11 @@
 // process's peak at 1,000 stations. --liftoff-only keeps the baseline compiler's code (read when a module is
 // compiled, which undici does at its first connection); no scrape got measurably slower.
 //
-// Not set: --heap-growing-percent (read at every full collection) cut the old generation's slack by a third at
-// 10,000 stations and more, but the extra full collections made on-demand scrapes about 40% slower there.
+// Old generation: how far it grows past what is alive follows the station list's size once one is read
+// (runtime/heap-growth.ts); until then, the small list's setting. The backfill and report commands set their own.
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { fitHeapGrowth } from './runtime/heap-growth.js';
 
 /** Both semi-spaces together. Semi-spaces held at 1 MiB made 10,000 stations about 2× slower, at 2 MiB 1.5×. */
 const YOUNG_GENERATION_CAP_BYTES = (process.argv[2] === 'backfill' ? 16 : 8) * 1024 * 1024;
@@ -31,6 +32,7 @@ const userSet = (flag: string): boolean => new RegExp(`--${flag.replace(/-/g, '[
 
 if (!userSet('liftoff-only') && !userSet('wasm-tier-up')) setFlagsFromString('--liftoff-only');
 if (!userSet('max-semi-space-size') && !userSet('semi-space-growth-factor')) capYoungGeneration();
+fitHeapGrowth(0);
 
 function capYoungGeneration(): void {
   let frozen = false;

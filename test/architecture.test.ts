@@ -100,8 +100,6 @@ const WITHOUT_OWN_TEST: Readonly<Record<string, string>> = {
     'the composition root: the spawned tests run it whole, test/support/in-process.ts assembles its server',
   'v8-settings.ts':
     'V8 flags set at start-up: their effect is memory, proven by npm run bench (docs/benchmarks.md)',
-  'runtime/heap-growth.ts':
-    'a V8 flag set by the long commands: its effect is memory over a run, proven by npm run bench',
   'backfill/sink.ts': 'the Sink contract: types only',
   'backfill/snappyjs.d.ts': 'type declarations for snappyjs',
   'status/view.ts': "the status page's view: types only",

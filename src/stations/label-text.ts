@@ -18,6 +18,9 @@ const ELLIPSIS_BYTES = 3;
 // embeddings, overrides and isolates, which could make a label read as something else.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this replaces
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// What the replacements below act on, and any surrogate (a pair is checked by the long way).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
+const NEEDS_WORK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
@@ -26,6 +29,9 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * long input, so a huge name from the API is not kept alive by the few characters taken from it.
  */
 export function labelText(text: string, maxBytes: number): string {
+  // Nearly every name: short enough to fit whatever its script, with nothing to replace. One search instead of
+  // two replacements and a count of its bytes (a sixth of the list's validation at 10,000 stations).
+  if (text.length * 3 <= maxBytes && !NEEDS_WORK.test(text)) return text.trim();
   // Every UTF-16 unit is at least one byte of UTF-8, so this many units hold more than the cap when text is longer.
   const head = text.length > maxBytes ? Array.from(text.slice(0, maxBytes + 1)).join('') : text;
   const clean = head.replace(CONTROLS, ' ').replace(LONE_SURROGATE, '\ufffd');

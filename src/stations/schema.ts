@@ -53,6 +53,26 @@ const OPTIONAL = {
   tz: z.string().regex(/^[A-Za-z0-9_+\-/]{0,64}$/),
 } as const;
 
+/**
+ * A station with every field valid, in one parse: nearly every element of a real list. An element it refuses is
+ * read again field by field (requiredSchema, then OPTIONAL one at a time), which says what was wrong and keeps
+ * what was not; the two accept the same stations, whole (test/stations/schema.test.ts).
+ */
+const wholeSchema = z.object({
+  id: requiredSchema.shape.id,
+  name: requiredSchema.shape.name,
+  isOnline: requiredSchema.shape.isOnline,
+  description: OPTIONAL.description.nullish(),
+  geo: z
+    .object({
+      latitude: OPTIONAL.latitude.nullish(),
+      longitude: OPTIONAL.longitude.nullish(),
+      gmtOffsetSeconds: OPTIONAL.utc_offset.nullish(),
+      timeZoneIana: OPTIONAL.tz.nullish(),
+    })
+    .nullish(),
+});
+
 /** Where each optional field sits in an element. */
 const SOURCE = {
   description: (e: Element) => e.description,
@@ -110,7 +130,8 @@ function startStationList(): ElementSink<StationList> {
   };
   return {
     add: (element, index) => {
-      const parsed = requiredSchema.safeParse(element);
+      const whole = wholeSchema.safeParse(element);
+      const parsed = whole.success ? whole : requiredSchema.safeParse(element);
       if (!parsed.success) {
         rejected.invalid++;
         problem(describeProblem(index, parsed.error));
@@ -123,12 +144,13 @@ function startStationList(): ElementSink<StationList> {
         return;
       }
       seen.add(id);
-      const e = element as Element;
-      const optional = readOptional(e, (field) => {
-        skippedFields[field]++;
-        if (fieldProblems.length < MAX_PROBLEMS)
-          fieldProblems.push(`element ${index} (id ${id}): ${field} is not valid; left out`);
-      });
+      const optional = whole.success
+        ? optionalOf(whole.data)
+        : readOptional(element as Element, (field) => {
+            skippedFields[field]++;
+            if (fieldProblems.length < MAX_PROBLEMS)
+              fieldProblems.push(`element ${index} (id ${id}): ${field} is not valid; left out`);
+          });
       stations.push({
         id,
         name: labelText(parsed.data.name, MAX_NAME_BYTES),
@@ -156,7 +178,19 @@ function startStationList(): ElementSink<StationList> {
   };
 }
 
-type Optional = { -readonly [K in keyof typeof OPTIONAL]?: z.output<(typeof OPTIONAL)[K]> };
+type Optional = { -readonly [K in keyof typeof OPTIONAL]?: z.output<(typeof OPTIONAL)[K]> | undefined };
+
+/** The optional fields of a station that passed wholeSchema, null read as absent. */
+function optionalOf(data: z.output<typeof wholeSchema>): Optional {
+  const { description, geo } = data;
+  return {
+    description: description ?? undefined,
+    latitude: geo?.latitude ?? undefined,
+    longitude: geo?.longitude ?? undefined,
+    utc_offset: geo?.gmtOffsetSeconds ?? undefined,
+    tz: geo?.timeZoneIana ?? undefined,
+  };
+}
 
 /** The optional fields that are valid; each present but invalid one is reported (null counts as absent). */
 function readOptional(e: Element, skip: (field: StationField) => void): Optional {

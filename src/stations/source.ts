@@ -2,11 +2,13 @@
 // series (cityair_up and friends) from the same state, per scrape.
 import { forever, memoUntil } from '../collector/memo.js';
 import { singleSample } from '../exposition/gauge-text.js';
-import { renderedPart } from '../exposition/rendered-part.js';
+import { type RenderedPart, renderedPart } from '../exposition/rendered-part.js';
 import type { ScrapeSource } from '../exposition/scrape.js';
 import type { CollectorState } from '../refresh/policy.js';
 import type { Refresher } from '../refresh/refresher.js';
+import { fitHeapGrowth } from '../runtime/heap-growth.js';
 import { STATION_LIST_HEALTH as M } from './metrics.js';
+import { rendersSame } from './same-text.js';
 import type { StationList } from './schema.js';
 import { renderStationText } from './text.js';
 
@@ -14,8 +16,16 @@ export function stationSource(
   refresher: Pick<Refresher<StationList>, 'state' | 'refreshIfDue' | 'inFlight'>,
   serving: (nowMs: number) => StationList | undefined,
 ): ScrapeSource {
-  // Only the latest list is kept rendered: an older one is never served again.
-  const partFor = memoUntil((_nowMs, list: StationList) => forever(renderedPart(renderStationText(list))));
+  // Only the latest list is kept rendered: an older one is never served again. A new list that renders the same
+  // keeps the text already made (same-text.ts).
+  let rendered: { readonly list: StationList; readonly part: RenderedPart } | undefined;
+  const partFor = memoUntil((_nowMs, list: StationList) => {
+    const kept = rendered && rendersSame(rendered.list, list) ? rendered.part : undefined;
+    const part = kept ?? renderedPart(renderStationText(list));
+    if (!kept) fitHeapGrowth(part.text.length);
+    rendered = { list, part };
+    return forever(part);
+  });
   return {
     beforeScrape: refresher.refreshIfDue,
     collect: (nowMs) => {

@@ -106,6 +106,59 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
     return i;
   };
 
+  /**
+   * Bytes inside a container below the top level, where all a byte can do is open or close a container, count a
+   * separator or start a string: the bulk of a list, in one tight loop instead of structural() per byte. It hands
+   * back (the offset reached) at `stop`, after the close that leaves depth 2, and at a separator or opening that
+   * would pass maxValues, which structural() then takes: the counts and verdicts are those of the byte-wise path.
+   */
+  const inside = (buf: Buffer, from: number, stop: number): number => {
+    let i = from;
+    let d = depth;
+    let v = values;
+    const max = limits.maxValues;
+    while (i < stop) {
+      const b = buf[i] as number;
+      if (b === QUOTE) {
+        // A string: to its closing quote, an escape skipping the byte after it. Most are keys of a few bytes,
+        // where a native search per string costs more than this loop.
+        let j = i + 1;
+        for (;;) {
+          if (j >= buf.length) {
+            inString = true;
+            escaped = j > buf.length;
+            depth = d;
+            values = v;
+            return buf.length;
+          }
+          const c = buf[j] as number;
+          if (c === QUOTE) break;
+          j += c === BACKSLASH ? 2 : 1;
+        }
+        i = j + 1;
+        continue;
+      }
+      if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+        if (v >= max) break;
+        d++;
+        v++;
+      } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+        d--;
+        if (d < 2) {
+          i++;
+          break;
+        }
+      } else if (b === COMMA || b === COLON) {
+        if (v >= max) break;
+        v++;
+      }
+      i++;
+    }
+    depth = d;
+    values = v;
+    return i;
+  };
+
   const endElement = (at: number): void => {
     if (over === undefined) bounds.push(elementStart, at);
     elementStart = -1;
@@ -189,6 +242,10 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
           if (inString) {
             offset = skipString(buf, offset);
             continue;
+          }
+          if (depth >= 2 && over === undefined) {
+            offset = inside(buf, offset, stop);
+            if (offset >= stop) continue;
           }
           const result = structural(buf[offset] as number, base + offset);
           if (result) return result;

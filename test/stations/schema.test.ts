@@ -115,3 +115,35 @@ describe('validation of the station list', () => {
     if (!r.ok) expect(r.message).toMatch(/none of the 2 elements/);
   });
 });
+
+describe('the one-parse path and the field-by-field path', () => {
+  // A valid element is read in one parse; the same element with one bad field is read field by field. Both must
+  // make the same station, but for the bad field left out.
+  const variants: Record<string, unknown>[] = [
+    good(1),
+    good(2, { description: null }),
+    good(3, { geo: null }),
+    { id: 4, name: '  padded  ', isOnline: false },
+    good(5, { geo: { latitude: -90, longitude: 180, gmtOffsetSeconds: -64800, timeZoneIana: null } }),
+    good(6, { geo: { latitude: null, extra: 1 }, name: 'Ж\u0007😷' }),
+    good(7, { description: `${'x'.repeat(600)}` }),
+  ];
+  it.each(variants)('reads %o the same either way', (element) => {
+    const one = parseStationList([element]);
+    const other = parseStationList([{ ...element, geo: 'not an object' }]);
+    const [a, b] = [one, other].map((r) => (r.ok ? r.value.stations[0] : undefined));
+    expect(a).toBeDefined();
+    expect(b).toEqual({
+      ...a,
+      tz: '',
+      utcOffsetSeconds: undefined,
+      latitude: undefined,
+      longitude: undefined,
+    });
+    const badTz = parseStationList([
+      { ...element, geo: { ...(element.geo as object | null), timeZoneIana: 'bad zone!' } },
+    ]);
+    const c = badTz.ok ? badTz.value.stations[0] : undefined;
+    expect(c).toEqual({ ...a, tz: '' });
+  });
+});

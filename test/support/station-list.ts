@@ -1,5 +1,6 @@
 // Station lists for in-process tests, as a read of the list gives them: plain stations by id.
-import type { Station, StationList } from '../../src/stations/schema.js';
+import { syntheticPosts } from '../../src/demo/stations.js';
+import { parseStationList, type Station, type StationList } from '../../src/stations/schema.js';
 
 /** Online, named `s<id>`, with no place and no time zone, unless `overrides` says otherwise. */
 export const plainStation = (id: number, overrides: Partial<Station> = {}): Station => ({
@@ -20,4 +21,17 @@ export const stationListOf = (ids: readonly number[], overrides: Partial<Station
   rejected: { invalid: 0, duplicate: 0 },
   problems: [],
   fieldProblems: [],
+});
+
+/** The demo's list of `n` stations as a read parses it, built anew at each call (equal, never the same object). */
+export function parsedDemoList(n = 20): StationList {
+  const parsed = parseStationList(JSON.parse(JSON.stringify(syntheticPosts(n))));
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.value;
+}
+
+/** The list with station `i` changed: what a refresh brings when one field of one station moves. */
+export const withStation = (l: StationList, i: number, change: Partial<Station>): StationList => ({
+  ...l,
+  stations: l.stations.map((s, j) => (j === i ? { ...s, ...change } : s)),
 });

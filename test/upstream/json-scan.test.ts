@@ -57,6 +57,21 @@ function randomValue(seed: { n: number }, depth = 0): unknown {
   return obj;
 }
 
+/** Containers and separators outside strings, counted the plain way. */
+function countValues(text: string): number {
+  let n = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[' || c === ',' || c === ':') n++;
+  }
+  return n;
+}
+
 describe('the JSON structure scan', () => {
   it('finds each element of an array exactly, whatever the chunking and the step', () => {
     const seed = { n: 42 };
@@ -139,6 +154,19 @@ describe('the JSON structure scan', () => {
     expect(scan('{"a":[1,2],"b":{}}', [], limits).kind).toBe('other');
     expect(scan(`{"a":[${'0,'.repeat(20)}0]}`, [], limits).kind).toBe('too_many_values');
     expect(scan(`[${'{},'.repeat(5)}{}]`, [], limits).kind).toBe('too_many_values');
+  });
+
+  it('stops at exactly maxValues, however deep the values sit and wherever the chunks are cut', () => {
+    const seed = { n: 7 };
+    for (let round = 0; round < 100; round++) {
+      const list = Array.from({ length: 1 + (round % 5) }, () => randomValue(seed));
+      const text = JSON.stringify(round % 2 ? list : { list });
+      const values = countValues(text);
+      const cuts = [...new Set([5, 23, 24, 61].filter((c) => c < Buffer.byteLength(text)))];
+      const kind = round % 2 ? 'array' : 'other';
+      expect(scan(text, cuts, { ...NO_LIMITS, maxValues: values }).kind, text).toBe(kind);
+      expect(scan(text, cuts, { ...NO_LIMITS, maxValues: values - 1 }).kind, text).toBe('too_many_values');
+    }
   });
 
   it('passes over a long string of escapes', () => {
