@@ -31,9 +31,10 @@ export function gapsIn(held: readonly number[], window: Span, intervalMs: number
   let previous: number | undefined;
   for (const at of held) {
     if (at >= window.toMs + most) break;
-    // With no held row before it (they are asked for from two intervals before the window), any row of the
-    // window before the first one held may be missing.
-    if (previous === undefined ? at > window.fromMs : at - previous > most)
+    // With no held row before it (they are asked for from two intervals before the window), a row an interval
+    // before the first one held would be in the window: it may be missing. Less than that, and the window, which
+    // slides on every round, would ask CityAir for a sliver of it every time.
+    if (previous === undefined ? at - window.fromMs >= intervalMs : at - previous > most)
       add(previous ?? window.fromMs - 1, at);
     previous = at;
   }

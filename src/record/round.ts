@@ -99,9 +99,10 @@ export async function runRecordRound(options: RecordRoundOptions): Promise<Recor
     const dates = held.get(station.id) ?? [];
     const newest = dates[dates.length - 1];
     const gaps = gapsIn(dates, window, intervalMs);
-    tally.gapsFound += gaps.length;
     const asked = gapsToAsk(gaps, quiet.get(station.id), newest, options.round);
     tally.gapsAsked += asked.length;
+    // Gaps not asked again are still gaps; those asked count once the raw samples confirm them (fillRange).
+    tally.gapsFound += gaps.length - asked.length;
     unfilled.no_rows += gaps.length - asked.length;
     if (asked.length > 0)
       work.push({ station, asked, ranges: rangesOf(asked, intervalMs * ROWS_PER_WINDOW), newest });
@@ -170,7 +171,7 @@ async function fillRange(
   range: Span,
   writer: StationWriter,
   options: RecordRoundOptions,
-  tally: { rowsMissing: number; requests: number },
+  tally: { gapsFound: number; rowsMissing: number; requests: number },
   unfilled: Record<UnfilledReason, number>,
   failures: Partial<Record<FailureKind, string>>,
 ): Promise<RangeOutcome> {
@@ -191,6 +192,7 @@ async function fillRange(
   }
   const holds = new Set(exact);
   const gaps = gapsIn(exact, range, intervalMs);
+  tally.gapsFound += gaps.length;
   const first = gaps[0];
   const last = gaps[gaps.length - 1];
   if (first === undefined || last === undefined) return { rows: 0, empty: () => false };
