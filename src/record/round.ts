@@ -183,7 +183,7 @@ async function fillRange(
       options.store,
       id,
       options.labels,
-      range.fromMs - 1,
+      range.fromMs - 1 - intervalMs,
       range.toMs + maxAgeMs + intervalMs,
     );
   } catch (error) {

@@ -56,8 +56,14 @@ function world(cityair: ReadonlyMap<number, readonly number[]>) {
     let queries = 0;
     return {
       series: (...a) => view().series(...a),
-      samples: (...a) => (queries++, view().samples(...a)),
-      range: (...a) => (queries++, view().range(...a)),
+      samples: (...a) => {
+        queries++;
+        return view().samples(...a);
+      },
+      range: (...a) => {
+        queries++;
+        return view().range(...a);
+      },
       queries: () => queries,
       close: async () => undefined,
     };
