@@ -1,15 +1,16 @@
 // The benchmark's command line, validated with zod like every other outside input.
 import { z } from 'zod';
 
-export const PHASES = ['stations', 'checks', 'readings', 'backfill', 'report', 'hostile'] as const;
+export const PHASES = ['stations', 'checks', 'readings', 'backfill', 'report', 'record', 'hostile'] as const;
 export type Phase = (typeof PHASES)[number];
 /** Hostile answers take minutes of their own and size the memory limit: asked for by name only. */
-const DEFAULT_PHASES: readonly Phase[] = ['stations', 'checks', 'readings', 'backfill', 'report'];
+const DEFAULT_PHASES: readonly Phase[] = ['stations', 'checks', 'readings', 'backfill', 'report', 'record'];
 
 export interface BenchOptions {
   /**
    * What runs: the main table (stations), flat memory (checks), the readings round (readings), the backfill
-   * (backfill), a period report read back from a store (report), answers at and beyond the caps (hostile).
+   * (backfill), a period report read back from a store (report), a round of the record for 1,000 stations
+   * (record), answers at and beyond the caps (hostile).
    */
   readonly phases: ReadonlySet<Phase>;
   /** Stations of the readings phase's round and cached scrapes. */
@@ -65,7 +66,8 @@ const flagsSchema = z
 
 export const USAGE = `usage: npm run bench -- [--sizes=1000,10000,100000] [--scrapes=N] [--memory-stations=N]
                          [--quick] [--skip-memory] [--out=docs/benchmarks.md]
-                         [--phases=stations,checks,readings,backfill,hostile] [--readings-stations=10000]
+                         [--phases=stations,checks,readings,backfill,report,record,hostile]
+                         [--readings-stations=10000]
                          [--backfill-stations=1000] [--backfill-days=30] [--backfill-runs=1]
                          [--report-stations=100] [--report-days=365]`;
 

@@ -7,8 +7,12 @@ import { READING_METRICS } from '../readings/metrics.js';
 import { type Labels, type Store, selectorOf } from '../report/store.js';
 import { rowDates, type Span } from './gaps.js';
 
-/** Stations per range query: 48 hours of 5-minute steps for 50 stations is an answer of about 1 MB. */
-export const STATIONS_PER_QUERY = 50;
+/**
+ * Stations per range query: 48 hours of 5-minute steps for 5 stations is an answer of about 80 kB, parsed and
+ * dropped within the young generation; 20 or 50 stations made the old generation grow by 20 to 60 MiB
+ * (docs/benchmarks.md, record).
+ */
+export const STATIONS_PER_QUERY = 5;
 
 const NAME = READING_METRICS.timestamp.name;
 
@@ -21,17 +25,18 @@ export function selectorFor(ids: readonly number[], labels: readonly (readonly [
 }
 
 /**
- * Row dates held per station, from the last value of every step of `stepMs` between fromMs and toMs. Stations
- * with nothing held are absent.
+ * Row dates held per station, from the last value of every step of `stepMs` between fromMs and toMs, handed to
+ * `visit` one batch of stations at a time (every station of `ids`, with no dates when nothing is held), so that
+ * a round holds the answers of one batch at most.
  */
-export async function heldByStep(
+export async function eachHeld(
   store: Pick<Store, 'range'>,
   ids: readonly number[],
   labels: readonly (readonly [string, string])[],
   span: Span,
   stepMs: number,
-): Promise<Map<number, number[]>> {
-  const held = new Map<number, number[]>();
+  visit: (id: number, dates: readonly number[]) => void,
+): Promise<void> {
   for (let i = 0; i < ids.length; i += STATIONS_PER_QUERY) {
     const batch = ids.slice(i, i + STATIONS_PER_QUERY);
     const expr = `last_over_time(${selectorFor(batch, labels)}[${stepMs}ms])`;
@@ -41,12 +46,12 @@ export async function heldByStep(
       const id = idOf(s.labels);
       if (id === undefined) continue;
       const list = values.get(id) ?? [];
-      for (const x of s.samples) list.push(x.value);
+      // Consecutive steps mostly repeat a row: only changes are kept.
+      for (const x of s.samples) if (list[list.length - 1] !== x.value) list.push(x.value);
       values.set(id, list);
     }
-    for (const [id, list] of values) held.set(id, rowDates(list));
+    for (const id of batch) visit(id, rowDates(values.get(id) ?? []));
   }
-  return held;
 }
 
 /**

@@ -98,6 +98,8 @@ export function createRecord(deps: RecordDeps): Record {
   let running: Promise<void> | undefined;
 
   const round = async (): Promise<void> => {
+    // The store is asked only between readings rounds too: its answers and the readings' never share the heap.
+    await turn();
     const startedAtMs = Date.now();
     const t0 = performance.now();
     const list = deps.stations.lastGood();

@@ -10,7 +10,7 @@ import type { ReadingsInterval, RowReading } from '../readings/schema.js';
 import type { Store } from '../report/store.js';
 import type { Station } from '../stations/schema.js';
 import { gapsIn, gapsToAsk, learn, type Quiet, rangesOf, type Span, windowAt } from './gaps.js';
-import { heldByStep, heldExactly } from './held.js';
+import { eachHeld, heldExactly } from './held.js';
 
 export const FAILURE_KINDS = ['query', 'write', 'upstream'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
@@ -78,34 +78,28 @@ export async function runRecordRound(options: RecordRoundOptions): Promise<Recor
   });
 
   // Two intervals before the window, so that a held row bounds its first gap; up to now, so that a station that
-  // has reported since the last ask is seen.
-  let held: Map<number, number[]>;
-  try {
-    const span = { fromMs: window.fromMs - 2 * intervalMs, toMs: options.nowMs };
-    held = await heldByStep(
-      options.store,
-      options.stations.map((s) => s.id),
-      options.labels,
-      span,
-      intervalMs,
-    );
-  } catch (error) {
-    failures.query = (error as Error).message;
-    return result('failed');
-  }
-
+  // has reported since the last ask is seen. Only the gaps are kept, one batch of answers at a time.
   const work: { station: Station; asked: Span[]; ranges: Span[]; newest: number | undefined }[] = [];
-  for (const station of options.stations) {
-    const dates = held.get(station.id) ?? [];
+  const byId = new Map(options.stations.map((s) => [s.id, s]));
+  const visit = (id: number, dates: readonly number[]): void => {
+    const station = byId.get(id);
+    if (station === undefined) return;
     const newest = dates[dates.length - 1];
     const gaps = gapsIn(dates, window, intervalMs);
-    const asked = gapsToAsk(gaps, quiet.get(station.id), newest, options.round);
+    const asked = gapsToAsk(gaps, quiet.get(id), newest, options.round);
     tally.gapsAsked += asked.length;
     // Gaps not asked again are still gaps; those asked count once the raw samples confirm them (fillRange).
     tally.gapsFound += gaps.length - asked.length;
     unfilled.no_rows += gaps.length - asked.length;
     if (asked.length > 0)
       work.push({ station, asked, ranges: rangesOf(asked, intervalMs * ROWS_PER_WINDOW), newest });
+  };
+  try {
+    const span = { fromMs: window.fromMs - 2 * intervalMs, toMs: options.nowMs };
+    await eachHeld(options.store, [...byId.keys()], options.labels, span, intervalMs, visit);
+  } catch (error) {
+    failures.query = (error as Error).message;
+    return result('failed');
   }
   if (work.length === 0) return result('complete');
 

@@ -27,7 +27,8 @@ export function waitBeforeRequest(
   if (paused > 0) return paused;
   if (health.inFlight) return 100;
   const last = health.lastAttempt;
-  if (last === undefined) return 0;
+  // The first readings round has not run yet: it comes first.
+  if (last === undefined) return 100;
   // When the rounds leave no room that long between them, the record goes between them all the same.
   if (readingsIntervalMs - last.durationMs < 2 * requestMs) return 0;
   const nextRound = last.atMs + readingsIntervalMs;
