@@ -23,6 +23,9 @@ export interface BenchOptions {
   /** Stations and days of 5-minute rows the report phase reads back from VictoriaMetrics. */
   readonly reportStations: number;
   readonly reportDays: number;
+  /** Stations and hours of lookback of the record phase's rounds. */
+  readonly recordStations: number;
+  readonly recordHours: number;
   readonly sizes: readonly number[];
   /** Timed scrapes per size and mode; undefined lets each size pick a count that fits the time budget. */
   readonly scrapes: number | undefined;
@@ -57,6 +60,8 @@ const flagsSchema = z
     'backfill-runs': count.max(9).optional(),
     'report-stations': count.max(10_000).optional(),
     'report-days': count.max(366).optional(),
+    'record-stations': count.max(10_000).optional(),
+    'record-hours': count.max(744).optional(),
     'memory-stations': count.optional(),
     quick: z.literal(true).optional(),
     'skip-memory': z.literal(true).optional(),
@@ -69,7 +74,8 @@ export const USAGE = `usage: npm run bench -- [--sizes=1000,10000,100000] [--scr
                          [--phases=stations,checks,readings,backfill,report,record,hostile]
                          [--readings-stations=10000]
                          [--backfill-stations=1000] [--backfill-days=30] [--backfill-runs=1]
-                         [--report-stations=100] [--report-days=365]`;
+                         [--report-stations=100] [--report-days=365]
+                         [--record-stations=1000] [--record-hours=48]`;
 
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const raw: Record<string, string | true> = {};
@@ -86,13 +92,17 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const f = parsed.data;
   const quick = f.quick === true;
   return {
-    phases: new Set(f.phases ?? DEFAULT_PHASES),
+    // The record's phase starts VictoriaMetrics twice and three exporters: the quick smoke run leaves it out
+    // unless it is named.
+    phases: new Set(f.phases ?? (quick ? DEFAULT_PHASES.filter((p) => p !== 'record') : DEFAULT_PHASES)),
     readingsStations: f['readings-stations'] ?? (quick ? 200 : 10_000),
     backfillStations: f['backfill-stations'] ?? (quick ? 20 : 1000),
     backfillDays: f['backfill-days'] ?? (quick ? 2 : 30),
     backfillRuns: f['backfill-runs'] ?? 1,
     reportStations: f['report-stations'] ?? (quick ? 3 : 100),
     reportDays: f['report-days'] ?? (quick ? 2 : 365),
+    recordStations: f['record-stations'] ?? (quick ? 20 : 1000),
+    recordHours: f['record-hours'] ?? (quick ? 2 : 48),
     sizes: f.sizes ?? (quick ? [200] : [1000, 10_000, 100_000]),
     scrapes: f.scrapes ?? (quick ? 20 : undefined),
     memoryStations: f['memory-stations'] ?? 1000,

@@ -242,9 +242,9 @@ async function runReportPhase(options: BenchOptions): Promise<Part> {
   return { text: parts.join('\n'), failed: result !== undefined && notes.length > 0 };
 }
 
-async function runRecordPhase(): Promise<Part> {
+async function runRecordPhase(options: BenchOptions): Promise<Part> {
   const notes: string[] = [];
-  const result = await measureRecord(notes);
+  const result = await measureRecord(options.recordStations, options.recordHours, notes);
   const checks = result ? judgeRecord(result) : [];
   const parts = [
     ...(result ? [renderRecord(result), `\nChecks:\n${renderChecks(checks)}`] : []),
@@ -276,7 +276,7 @@ async function main(): Promise<void> {
   const readings = options.phases.has('readings') ? await runReadings(options) : undefined;
   const backfill = options.phases.has('backfill') ? await runBackfillPhase(options) : undefined;
   const report = options.phases.has('report') ? await runReportPhase(options) : undefined;
-  const record = options.phases.has('record') ? await runRecordPhase() : undefined;
+  const record = options.phases.has('record') ? await runRecordPhase(options) : undefined;
   const hostile = options.phases.has('hostile') ? await runHostile(options) : undefined;
   const text = [
     stations?.text,

@@ -1,7 +1,7 @@
-// The record phase: one round of the record for 1,000 stations against a real VictoriaMetrics that holds every row
-// of the 48-hour lookback, then one that lacks 10 % of them (chosen at random, seeded): the store queries, the
-// CityAir requests and the time of the round, and the exporter's peak RSS next to the same exporter without the
-// record.
+// The record phase: one round of the record for 1,000 stations (by default) against a real VictoriaMetrics that
+// holds every row of the 48-hour lookback, then one that lacks 10 % of them (chosen at random, seeded): the store
+// queries, the CityAir requests and the time of the round, and the exporter's peak RSS next to the same exporter
+// without the record.
 import { encodeWriteRequest, wireLabels } from '../src/backfill/remote-write-proto.js';
 import { demoHasNoReadings } from '../src/demo/readings.js';
 import { syntheticPosts } from '../src/demo/stations.js';
@@ -11,7 +11,6 @@ import { startSimulator } from '../test/support/simulator.js';
 import { memory, startExporter } from './proc.js';
 
 const STEP = 300_000;
-const LOOKBACK_MS = 48 * 3_600_000;
 const LABELS = [['instance', 'exporter:9610'] as const, ['job', 'cityair'] as const];
 const TS = 'cityair_measurement_timestamp_seconds';
 
@@ -80,16 +79,21 @@ async function fill(
   return held;
 }
 
-export async function measureRecord(notes: string[]): Promise<RecordBenchResult | undefined> {
+export async function measureRecord(
+  stationCount: number,
+  hours: number,
+  notes: string[],
+): Promise<RecordBenchResult | undefined> {
+  const lookbackMs = hours * 3_600_000;
   const binary = binaryPath('victoria-metrics', 'victoria-metrics');
   if (!binary) {
     notes.push('record: victoria-metrics is not installed; the phase was skipped');
     return undefined;
   }
   // Stations that have rows: one the demo keeps silent would be a gap in every round.
-  const posts = syntheticPosts(1100)
+  const posts = syntheticPosts(Math.ceil(stationCount * 1.1))
     .filter((p) => !demoHasNoReadings(p.id))
-    .slice(0, 1000);
+    .slice(0, stationCount);
   const ids = posts.map((p) => p.id);
   const sim = await startSimulator({ posts });
   try {
@@ -116,11 +120,11 @@ export async function measureRecord(notes: string[]): Promise<RecordBenchResult 
         const now = Date.now();
         const newest = Math.floor(now / STEP) * STEP - STEP;
         const times: number[] = [];
-        for (let t = Math.ceil((now - LOOKBACK_MS - 3 * STEP) / STEP) * STEP; t <= newest; t += STEP)
+        for (let t = Math.ceil((now - lookbackMs - 3 * STEP) / STEP) * STEP; t <= newest; t += STEP)
           times.push(t);
         const random = seededRandom(22);
         const inside = (t: number): boolean =>
-          t >= now - LOOKBACK_MS + 2 * STEP && t < now - 30 * 60_000 - STEP;
+          t >= now - lookbackMs + 2 * STEP && t < now - 30 * 60_000 - STEP;
         let missingInside = 0;
         const keep = (i: number): boolean => {
           const k = random() >= share;
@@ -131,7 +135,9 @@ export async function measureRecord(notes: string[]): Promise<RecordBenchResult 
         await waitFor(
           'the rows in VictoriaMetrics',
           async () => {
-            const res = await fetch(`${vm.url}/api/v1/query?query=count(count_over_time(${TS}[50h]))`);
+            const res = await fetch(
+              `${vm.url}/api/v1/query?query=count(count_over_time(${TS}[${hours + 2}h]))`,
+            );
             const body = (await res.json()) as { data: { result: { value: [number, string] }[] } };
             return Number(body.data.result[0]?.value[1]) === ids.length ? true : undefined;
           },
@@ -144,6 +150,7 @@ export async function measureRecord(notes: string[]): Promise<RecordBenchResult 
           `--record.query.url=${vm.url}`,
           '--record.label=job=cityair',
           '--record.label=instance=exporter:9610',
+          `--record.lookback=${hours}h`,
         ]);
         const before = sim.walkRequests();
         const m = await waitFor(
