@@ -33,7 +33,7 @@ export interface RecordState {
   readonly nextRoundAtMs: number | undefined;
 }
 
-export interface Record {
+export interface RecordRounds {
   readonly state: () => RecordState;
   readonly start: () => void;
   readonly stop: () => Promise<void>;
@@ -58,7 +58,7 @@ export interface RecordDeps {
 /** Retries of a CityAir request or remote write within a round; what still fails is asked again next round. */
 const RETRIES = 2;
 
-export function createRecord(deps: RecordDeps): Record {
+export function createRecord(deps: RecordDeps): RecordRounds {
   const { record, config } = deps;
   const log = deps.log.child({ collector: 'record' });
   const store = deps.store ?? openStore(record.query, deps.userAgent);

@@ -55,8 +55,6 @@ export interface RecordRoundResult {
   readonly quiet: ReadonlyMap<number, Quiet>;
 }
 
-class WriteFailed extends Error {}
-
 export async function runRecordRound(options: RecordRoundOptions): Promise<RecordRoundResult> {
   const window = windowAt(options.nowMs, options.lookbackMs, options.maxAgeMs);
   const { intervalMs } = options;
@@ -217,7 +215,7 @@ async function fillRange(
     return undefined;
   });
   if (writeError !== undefined || walked === undefined) {
-    failures.write ??= (writeError ?? new WriteFailed('the sink refused')).message;
+    failures.write ??= writeError?.message ?? 'the remote-write sink refused the rows';
     return 'write-failed';
   }
   const missed = walked.ok ? [] : walked.missing;
