@@ -14,6 +14,7 @@ import { lowerBoundRender } from './lower-bound.js';
 import { judgeReportBench, measureReport, renderReportBench } from './period-report.js';
 import { memory, startExporter } from './proc.js';
 import { measureReadings } from './readings.js';
+import { judgeRecord, measureRecord, renderRecord } from './record.js';
 import {
   type Check,
   judgeReadings,
@@ -274,6 +275,17 @@ async function runReportPhase(options: BenchOptions): Promise<Part> {
   return { text: parts.join('\n'), failed: result !== undefined && notes.length > 0 };
 }
 
+async function runRecordPhase(options: BenchOptions): Promise<Part> {
+  const notes: string[] = [];
+  const result = await measureRecord(options.recordStations, options.recordHours, notes);
+  const checks = result ? judgeRecord(result) : [];
+  const parts = [
+    ...(result ? [renderRecord(result), `\nChecks:\n${renderChecks(checks)}`] : []),
+    ...problems(notes),
+  ];
+  return { text: parts.join('\n'), failed: notes.length > 0 || checks.some((c) => !c.pass) };
+}
+
 async function runHostile(options: BenchOptions): Promise<Part> {
   const rows = await measureHostile(options.quick, (line) => process.stderr.write(`bench: ${line}\n`));
   return { text: renderHostile(rows), failed: false };
@@ -297,12 +309,14 @@ async function main(): Promise<void> {
   const readings = options.phases.has('readings') ? await runReadings(options) : undefined;
   const backfill = options.phases.has('backfill') ? await runBackfillPhase(options) : undefined;
   const report = options.phases.has('report') ? await runReportPhase(options) : undefined;
+  const record = options.phases.has('record') ? await runRecordPhase(options) : undefined;
   const hostile = options.phases.has('hostile') ? await runHostile(options) : undefined;
   const text = [
     stations?.text,
     readings && `Readings:\n\n${readings.text}`,
     backfill && `Backfill:\n\n${backfill.text}`,
     report && `Report:\n\n${report.text}`,
+    record && `Record:\n\n${record.text}`,
     hostile && `Hostile answers:\n\n${hostile.text}`,
   ]
     .filter((t) => t)
@@ -316,11 +330,19 @@ async function main(): Promise<void> {
     if (readings) doc = pasteBetweenMarkers(doc, 'readings', `${stamp}\n\n${readings.text}`);
     if (backfill) doc = pasteBetweenMarkers(doc, 'backfill', `${stamp}\n\n${backfill.text}`);
     if (report) doc = pasteBetweenMarkers(doc, 'report', `${stamp}\n\n${report.text}`);
+    if (record) doc = pasteBetweenMarkers(doc, 'record', `${stamp}\n\n${record.text}`);
     if (hostile) doc = pasteBetweenMarkers(doc, 'hostile', `${stamp}\n\n${hostile.text}`);
     writeFileSync(options.out, doc);
   }
   process.exit(
-    stations?.failed || readings?.failed || backfill?.failed || report?.failed || hostile?.failed ? 1 : 0,
+    stations?.failed ||
+      readings?.failed ||
+      backfill?.failed ||
+      report?.failed ||
+      record?.failed ||
+      hostile?.failed
+      ? 1
+      : 0,
   );
 }
 

@@ -10,9 +10,11 @@ import { Secret } from './config/secret.js';
 import { createExporterRegistry } from './exposition/exporter-registry.js';
 import { buildServer } from './http/server.js';
 import { createReadingsCollector } from './readings/collector.js';
+import type { RecordConfig } from './record/config.js';
 import { createStationsCollector } from './stations/collector.js';
 import { createStatusPage } from './status/handler.js';
 import { openRoutedPools, openUpstreamPools, type UpstreamPools } from './upstream/pools.js';
+import { type PauseGate, pausedTogether } from './upstream/shared-pause.js';
 
 export interface RunningExporter {
   /** The address actually bound, e.g. http://127.0.0.1:9610 (port 0 picks a free one). */
@@ -25,6 +27,7 @@ export async function startExporter(
   config: Config,
   build: BuildFacts,
   log: Logger,
+  record?: RecordConfig,
 ): Promise<RunningExporter> {
   // Both may throw ConfigError (exit 2), so they run before anything is started. The web config code is loaded
   // only when a file is given: yaml and bcryptjs cost memory that most installations never use.
@@ -36,12 +39,35 @@ export async function startExporter(
   const deps = { config, upstream: upstream.stations, registry, log };
 
   const stations = createStationsCollector(deps);
+  // One pause for the readings and the record: CityAir sees one client.
+  const gate: PauseGate = { untilMs: 0 };
+  const readingsUpstream = pausedTogether(upstream.readings, gate);
   const readings = config.readings.enabled
-    ? createReadingsCollector({ ...deps, upstream: upstream.readings, stations })
+    ? createReadingsCollector({ ...deps, upstream: readingsUpstream, stations })
     : undefined;
   const collectors: Collector[] = readings ? [stations, readings] : [stations];
+  const filler =
+    record && readings
+      ? (await import('./record/record.js')).createRecord({
+          ...deps,
+          record,
+          upstream: readingsUpstream,
+          gate,
+          stations,
+          readings,
+          userAgent: `cityair-exporter/${build.version}`,
+          apiKey: config.upstream.apiKey,
+        })
+      : undefined;
+  const sections = filler
+    ? [
+        await import('./record/status.js').then(
+          (m) => (nowMs: number) => m.recordStatusHtml(filler.state(), nowMs),
+        ),
+      ]
+    : [];
 
-  const statusPage = createStatusPage({ config, ...build, collectors, stations, readings });
+  const statusPage = createStatusPage({ config, ...build, collectors, stations, readings, sections });
   const app = buildServer({ config, log, collectors, registry, statusPage, web });
   const bound = await listen(app, config.web.host, config.web.port);
   // A wildcard bind is reachable on localhost; say so in a form a person can click.
@@ -54,11 +80,13 @@ export async function startExporter(
       upstream: config.demo ? 'demo simulator' : config.upstream.baseUrl,
       mode: config.upstream.refreshIntervalMs > 0 ? 'background' : 'on-demand',
       readings: config.readings.enabled,
+      record: filler !== undefined,
       version: build.version,
     },
     'cityair-exporter listening',
   );
   for (const c of collectors) c.start();
+  filler?.start();
 
   return {
     url,
@@ -69,6 +97,7 @@ export async function startExporter(
       // A request to the API still running would only bring data that nobody will be served: the collectors'
       // timers stop, and the caller exits without waiting for it.
       for (const c of collectors) void c.stop();
+      void filler?.stop();
       upstream.close().catch(() => undefined);
     },
   };

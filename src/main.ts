@@ -4,6 +4,7 @@
 import './v8-settings.js';
 import { ConfigError, helpText, parseCli } from './config/config.js';
 import { readBuildFacts } from './config/package-info.js';
+import { parseRecordCli, recordHelp, splitRecordArgs } from './record/config.js';
 
 const SHUTDOWN_GRACE_MS = 4500;
 
@@ -22,14 +23,23 @@ async function main(): Promise<void> {
     return;
   }
   let action: ReturnType<typeof parseCli>;
+  let record: ReturnType<typeof parseRecordCli> = { config: undefined, warnings: [] };
   try {
-    action = parseCli(process.argv.slice(2), process.env);
+    // The record's flags are its own slice's; the exporter's parser reads the rest.
+    const args = splitRecordArgs(process.argv.slice(2));
+    action = parseCli(args.rest, process.env);
+    if (action.kind === 'run')
+      record = parseRecordCli(args.record, process.env, {
+        demo: action.config.demo,
+        readingsEnabled: action.config.readings.enabled,
+        maxAgeMs: action.config.readings.maxAgeMs,
+      });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`cityair-exporter: ${error.message}\n`);
     process.exit(2);
   }
-  if (action.kind === 'help') return void process.stdout.write(helpText(build.version));
+  if (action.kind === 'help') return void process.stdout.write(`${helpText(build.version)}\n${recordHelp()}`);
   if (action.kind === 'version')
     return void process.stdout.write(`cityair-exporter ${build.version} (revision ${build.revision})\n`);
 
@@ -40,7 +50,7 @@ async function main(): Promise<void> {
   ]);
   const { config } = action;
   const log = createLogger({ ...config.log, secret: config.upstream.apiKey });
-  for (const warning of action.warnings) log.warn(warning);
+  for (const warning of [...action.warnings, ...record.warnings]) log.warn(warning);
   // A process in an unknown state must not keep answering /healthz: exit, and let the supervisor restart it.
   const crash = (what: string) => (err: unknown) => {
     log.fatal({ err }, `${what}; exiting`);
@@ -51,7 +61,7 @@ async function main(): Promise<void> {
 
   let exporter: Awaited<ReturnType<typeof startExporter>>;
   try {
-    exporter = await startExporter(config, build, log);
+    exporter = await startExporter(config, build, log, record.config);
   } catch (error) {
     // Problems found while starting (web config file, CA file, proxy variables) are configuration errors too.
     if (error instanceof ConfigError) {

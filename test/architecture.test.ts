@@ -11,8 +11,9 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const ENGINE = ['config', 'runtime', 'log', 'web', 'upstream', 'refresh', 'exposition', 'collector', 'http'];
 /** One folder per data source or reader of their data, in order: a slice may import the engine and earlier slices. */
 // The norms are a table that imports nothing, placed before the status page, which colours readings by them; the
-// report reads the store with the backfill's settings and judges by the norms.
-const SLICES = ['stations', 'readings', 'norms', 'status', 'backfill', 'report'];
+// report reads the store with the backfill's settings and judges by the norms; the record reads the store as the
+// report does and writes with the backfill's walk and sink.
+const SLICES = ['stations', 'readings', 'norms', 'status', 'backfill', 'report', 'record'];
 /** The simulated API: outside data, built only from the engine's settings. */
 const DEMO = 'demo';
 /** Files directly in src/: the entry point and the composition root, which may import anything. */

@@ -21,6 +21,11 @@ export interface Store {
   readonly series: (selector: string, fromMs: number, toMs: number) => Promise<Labels[]>;
   /** The raw samples of `selector` in (atMs - rangeMs, atMs] (a store may also give one at atMs - rangeMs). */
   readonly samples: (selector: string, atMs: number, rangeMs: number) => Promise<StoreSeries[]>;
+  /**
+   * A range query: `expr` at every `stepMs` from fromMs to toMs. Results are never taken from a store's cache
+   * (VictoriaMetrics caches past ranges, and the record writes into the past).
+   */
+  readonly range: (expr: string, fromMs: number, toMs: number, stepMs: number) => Promise<StoreSeries[]>;
   readonly queries: () => number;
   readonly close: () => Promise<void>;
 }
@@ -87,14 +92,18 @@ export function openStore(target: StoreTarget, userAgent: string): Store {
         // Thanos Query: fail rather than answer without a store it could not reach.
         partial_response: 'false',
       });
-      const answer = queryAnswer.safeParse(body);
-      if (!answer.success) throw new StoreError('the query answer is not a matrix of the Prometheus API');
-      if (answer.data.status === 'error') throw new StoreError(answer.data.error ?? 'the store refused');
-      whole(answer.data);
-      return answer.data.data.result.map((r) => ({
-        labels: r.metric,
-        samples: r.values.map(([t, v]) => ({ atMs: Math.round(t * 1000), value: Number(v) })),
-      }));
+      return matrixOf(body);
+    },
+    range: async (expr, fromMs, toMs, stepMs) => {
+      const body = await post('/api/v1/query_range', {
+        query: expr,
+        start: seconds(fromMs),
+        end: seconds(toMs),
+        step: `${Math.max(1, Math.round(stepMs / 1000))}s`,
+        partial_response: 'false',
+        nocache: '1',
+      });
+      return matrixOf(body);
     },
     queries: () => queries,
     close: () => dispatcher.close(),
@@ -102,6 +111,17 @@ export function openStore(target: StoreTarget, userAgent: string): Store {
 }
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+
+function matrixOf(body: unknown): StoreSeries[] {
+  const answer = queryAnswer.safeParse(body);
+  if (!answer.success) throw new StoreError('the query answer is not a matrix of the Prometheus API');
+  if (answer.data.status === 'error') throw new StoreError(answer.data.error ?? 'the store refused');
+  whole(answer.data);
+  return answer.data.data.result.map((r) => ({
+    labels: r.metric,
+    samples: r.values.map(([t, v]) => ({ atMs: Math.round(t * 1000), value: Number(v) })),
+  }));
+}
 
 function whole(answer: { isPartial?: boolean | undefined; warnings?: string[] | undefined }): void {
   if (answer.isPartial) throw new StoreError('the store answered with part of the data (isPartial)');

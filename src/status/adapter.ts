@@ -21,6 +21,8 @@ export interface StatusSources {
   readonly stations: Pick<StationsCollector, 'serving'>;
   /** Present when the readings collector is on. */
   readonly readings?: Pick<ReadingsCollector, 'serving'> | undefined;
+  /** Sections of other slices after the collectors' health (the record's), as HTML, each escaped by its slice. */
+  readonly sections?: readonly ((nowMs: number) => string)[];
 }
 
 export function statusViewOf(sources: StatusSources): (nowMs: number) => StatusView {
@@ -39,6 +41,7 @@ export function statusViewOf(sources: StatusSources): (nowMs: number) => StatusV
       telemetryPath: config.web.telemetryPath,
       nowMs,
       collectors: sources.collectors.map((c) => c.health(nowMs)),
+      sections: (sources.sections ?? []).map((section) => section(nowMs)),
       stations: list && join(nowMs, list, sources.readings?.serving(nowMs)),
       readingsEnabled: sources.readings !== undefined,
       readingsInterval: config.readings.interval,

@@ -97,7 +97,7 @@ export function renderStatusPage(view: StatusView, query: StatusQuery): string {
 ${view.demo ? '<p class="demo">Demo mode: simulated stations from the built-in simulator, not CityAir data.</p>\n' : ''}${about(view)}
 <h2>Refresh</h2>
 ${view.collectors.map((c) => health(c, view.nowMs)).join('\n')}
-<h2>Stations</h2>
+${(view.sections ?? []).map((section) => `${section}\n`).join('')}<h2>Stations</h2>
 ${view.readingsEnabled && table ? `${readingsLegend(view.readingsInterval)}\n` : ''}${table ? stations(table, query) : noStations(view)}
 <script>${SCRIPT}</script>
 </body></html>

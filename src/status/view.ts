@@ -15,6 +15,8 @@ export interface StatusView {
   readonly nowMs: number;
   /** Every collector's health, station list first. */
   readonly collectors: readonly CollectorHealth[];
+  /** Other slices' sections, already HTML (each slice escapes its own text). */
+  readonly sections?: readonly string[];
   /**
    * undefined while no station data may be served. The page caches its station table per array object, so the
    * same data must come as the same array (and a new array only with new data).

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BACKFILL_SETTINGS } from '../../src/backfill/settings.js';
 import { SETTINGS } from '../../src/config/config.js';
 import { parseByteSize, parseDurationMs } from '../../src/config/units.js';
+import { RECORD_SETTINGS } from '../../src/record/settings.js';
 import { REPORT_SETTINGS } from '../../src/report/settings.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -52,11 +53,12 @@ function quotes(file: string): Quote[] {
 }
 
 const defaultOf = (flag: string): number | undefined => {
-  // The backfill's and the report's own tables count as much as the exporter's.
+  // The backfill's, the report's and the record's own tables count as much as the exporter's.
   const spec = [
     ...Object.values(SETTINGS),
     ...Object.values(BACKFILL_SETTINGS),
     ...Object.values(REPORT_SETTINGS),
+    ...Object.values(RECORD_SETTINGS),
   ].find((s) => s.flag === flag);
   if (spec?.default === undefined) return undefined;
   return parseDurationMs(spec.default) ?? parseByteSize(spec.default);

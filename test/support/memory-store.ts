@@ -37,6 +37,26 @@ export function memoryStore(all: readonly MemorySeries[]): Store {
         }))
         .filter((s) => s.samples.length > 0);
     },
+    // Only what the record asks: last_over_time(SELECTOR[Nms]) at every step.
+    range: async (expr, fromMs, toMs, stepMs): Promise<StoreSeries[]> => {
+      queries++;
+      const m = /^last_over_time\((\{.*\})\[(\d+)ms\]\)$/.exec(expr);
+      if (!m) throw new Error(`the memory store cannot answer ${expr}`);
+      const [selector, range] = [m[1] as string, Number(m[2])];
+      const steps = Math.ceil(stepMs / 1000) * 1000;
+      return all
+        .filter((s) => matches(selector, s.labels))
+        .map((s) => {
+          const samples: { atMs: number; value: number }[] = [];
+          for (let t = fromMs; t <= toMs; t += steps) {
+            const inside = s.samples.filter((x) => x.atMs > t - range && x.atMs <= t);
+            const last = inside[inside.length - 1];
+            if (last) samples.push({ atMs: t, value: last.value });
+          }
+          return { labels: s.labels, samples };
+        })
+        .filter((s) => s.samples.length > 0);
+    },
     queries: () => queries,
     close: async () => undefined,
   };

@@ -51,6 +51,17 @@ export interface Simulator extends PlainSimulator {
   /** The most readings requests seen in flight at once, since start or reset. */
   readonly maxConcurrentReadings: () => number;
   readonly resetReadingsLog: () => void;
+  /**
+   * Late rows: a station that lost its connection at `fromMs`. Its rows from then on are not served (CityAir does
+   * not have them yet) until `release(id)`, when it is back and has uploaded its buffer.
+   */
+  readonly holdBack: (id: number, fromMs: number) => void;
+  readonly release: (id: number) => void;
+  /**
+   * Readings requests that carried date__lt (the walk's: backfill and record; the live readings send none), of
+   * the stations `ids` (all when unset).
+   */
+  readonly walkRequests: (ids?: readonly number[]) => number;
 }
 
 const MAX_LOG = 200_000;
@@ -77,6 +88,8 @@ export async function startSimulator(
   let readingsInFlight = 0;
   let maxReadingsInFlight = 0;
   const apiState = new Map<number, { requests: number; memory: ApiMemory }>();
+  const heldBack = new Map<number, number>();
+  const walkRequests = new Map<number, number>();
 
   const intercept: Intercept = (req, res, route, proceed) => {
     if (route.kind === 'posts') {
@@ -94,9 +107,14 @@ export async function startSimulator(
     res.on('close', () => {
       readingsInFlight--;
     });
+    if (route.url.searchParams.has('date__lt'))
+      walkRequests.set(route.id, (walkRequests.get(route.id) ?? 0) + 1);
+    const held = heldBack.get(route.id);
     const fixed = fixedReadings.has(route.id)
       ? fixedReadings.get(route.id)
-      : options.api && apiAnswer(route.id, route.url.searchParams, options.api, apiState);
+      : held !== undefined
+        ? withoutRowsFrom(route.id, route.url.searchParams, held)
+        : options.api && apiAnswer(route.id, route.url.searchParams, options.api, apiState);
     serveWithFault(req, res, readingsFaults.get(route.id) ?? { kind: 'none' }, () => proceed(fixed));
   };
 
@@ -126,7 +144,27 @@ export async function startSimulator(
       readingsLog = [];
       maxReadingsInFlight = readingsInFlight;
     },
+    holdBack: (id, fromMs) => {
+      heldBack.set(id, fromMs);
+    },
+    release: (id) => {
+      heldBack.delete(id);
+    },
+    walkRequests: (ids) =>
+      [...walkRequests].reduce((sum, [id, n]) => sum + (ids === undefined || ids.includes(id) ? n : 0), 0),
   };
+}
+
+/** The demo's answer for a station whose rows from `fromMs` on have not reached the API yet. */
+function withoutRowsFrom(id: number, params: URLSearchParams, fromMs: number): unknown {
+  const interval = params.get('interval') ?? '5m';
+  if (!Object.hasOwn(READINGS_INTERVAL_MS, interval)) return undefined;
+  const gt = Date.parse(params.get('date__gt') ?? '');
+  const answer = demoMeasurements(id, Date.now(), {
+    interval: interval as ReadingsInterval,
+    dateGtMs: Number.isNaN(gt) ? undefined : gt,
+  });
+  return { ...answer, data: answer.data.filter((row) => Date.parse(row.date) < fromMs) };
 }
 
 /** The answer of an API of `api.behaviour` to one readings request; undefined for a query it cannot read. */
