@@ -2,7 +2,8 @@
 // Entry point: parse the configuration, start, and stop cleanly on SIGTERM/SIGINT.
 // First, so that the V8 settings act before any dependency is loaded.
 import './v8-settings.js';
-import { ConfigError, helpText, parseCli } from './config/config.js';
+import { ConfigError, EXIT, usageFailure } from './config/command-line.js';
+import { helpText, parseCli } from './config/config.js';
 import { readBuildFacts } from './config/package-info.js';
 
 const SHUTDOWN_GRACE_MS = 4500;
@@ -25,9 +26,7 @@ async function main(): Promise<void> {
   try {
     action = parseCli(process.argv.slice(2), process.env);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`cityair-exporter: ${error.message}\n`);
-    process.exit(2);
+    process.exit(usageFailure(undefined, error));
   }
   if (action.kind === 'help') return void process.stdout.write(helpText(build.version));
   if (action.kind === 'version')
@@ -54,14 +53,11 @@ async function main(): Promise<void> {
     exporter = await startExporter(config, build, log);
   } catch (error) {
     // Problems found while starting (web config file, CA file, proxy variables) are configuration errors too.
-    if (error instanceof ConfigError) {
-      process.stderr.write(`cityair-exporter: ${error.message}\n`);
-      process.exit(2);
-    }
+    if (error instanceof ConfigError) process.exit(usageFailure(undefined, error));
     // The address is valid but cannot be had now: one line, as for a bad setting, and the status of a failed start.
     if (error instanceof ListenError) {
       process.stderr.write(`cityair-exporter: ${error.message}\n`);
-      process.exit(1);
+      process.exit(EXIT.incomplete);
     }
     log.fatal({ err: error }, 'cannot start');
     process.exit(1);

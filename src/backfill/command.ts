@@ -3,17 +3,23 @@
 // 2 invalid use.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../config/config.js';
+import {
+  ConfigError,
+  EXIT,
+  flagOptions,
+  usageFailure,
+  withBareBooleansTrue,
+} from '../config/command-line.js';
+import { READINGS_INTERVAL_MS } from '../config/config.js';
 import type { BuildFacts } from '../config/package-info.js';
 import { Secret } from '../config/secret.js';
-import { parseDurationMs } from '../config/units.js';
 import { createLogger } from '../log/logger.js';
 import { readReadingRows } from '../readings/read.js';
 import { limitHeapGrowth } from '../runtime/heap-growth.js';
 import { armTimer } from '../runtime/timers.js';
 import { readStations } from '../stations/read.js';
 import { openRoutedPools, openUpstreamPools, type UpstreamPools } from '../upstream/pools.js';
-import { type BackfillConfig, backfillFlagOptions, backfillHelp, parseBackfillCli } from './config.js';
+import { BACKFILL_COMMAND_LINE, type BackfillConfig, backfillHelp, parseBackfillCli } from './config.js';
 import { openMetricsSink } from './openmetrics-sink.js';
 import { outputOpenProblem, outputPathProblem } from './output-path.js';
 import { startProgress } from './progress.js';
@@ -39,13 +45,11 @@ export async function backfillMain(
     const action = parseBackfillCli(argv, env, Date.now());
     if (action.kind === 'help') {
       process.stdout.write(backfillHelp(build.version));
-      return 0;
+      return EXIT.ok;
     }
     config = action.config;
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`cityair-exporter backfill: ${error.message}\n`);
-    return 2;
+    return usageFailure('backfill', error);
   }
   const tty = process.stderr.isTTY ? process.stderr : undefined;
   let clearLine = (): void => undefined;
@@ -68,9 +72,7 @@ export async function backfillMain(
   try {
     opened = await open(config, build, log, demo);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`cityair-exporter backfill: ${error.message}\n`);
-    return 2;
+    return usageFailure('backfill', error);
   }
   const { upstream, sink } = opened;
   const stats = newStats(Date.now());
@@ -94,7 +96,7 @@ export async function backfillMain(
       fetchRows: readReadingRows({
         getJson: (path, validate) =>
           upstream.readings.getJson(path, validate, {
-            maxBodyBytes: config.measurements.maxBodyBytes,
+            maxBodyBytes: config.readings.maxBodyBytes,
             maxBodySetting: '--measurements.max-body-size',
           }),
       }),
@@ -102,10 +104,10 @@ export async function backfillMain(
       stats,
       fromMs: config.fromMs,
       toMs: config.toMs,
-      interval: config.measurements.interval,
-      intervalMs: parseDurationMs(config.measurements.interval) ?? 300_000,
-      only: config.measurements.stations,
-      concurrency: config.measurements.concurrency,
+      interval: config.readings.interval,
+      intervalMs: READINGS_INTERVAL_MS[config.readings.interval],
+      only: config.readings.stations,
+      concurrency: config.readings.concurrency,
       labels: config.labels,
       retries: config.retries,
       maxBackoffMs: config.upstream.maxBackoffMs,
@@ -182,8 +184,8 @@ const outputOf = (config: BackfillConfig): string | undefined =>
 
 function tokensOf(argv: readonly string[]): ArgToken[] {
   const { tokens } = parseArgs({
-    args: [...argv],
-    options: backfillFlagOptions(),
+    args: withBareBooleansTrue(argv, BACKFILL_COMMAND_LINE),
+    options: flagOptions(BACKFILL_COMMAND_LINE),
     strict: false,
     tokens: true,
   });
@@ -236,7 +238,7 @@ async function openUpstream(
   log: Log,
   demo: StartDemo | undefined,
 ): Promise<UpstreamPools> {
-  const concurrency = config.measurements.concurrency;
+  const concurrency = config.readings.concurrency;
   const userAgent = `cityair-exporter/${build.version}`;
   if (config.demo) {
     if (!demo) throw new ConfigError('--demo is not available in this build');

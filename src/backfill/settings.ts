@@ -2,18 +2,12 @@
 // table written like the exporter's, plus the exporter's upstream and readings settings, taken from that table
 // as they are, so a flag means the same thing, with the same default and check, in both commands.
 import { z } from 'zod';
-import { duration, integerBetween } from '../config/setting-values.js';
-import { SETTINGS, type SettingSpec } from '../config/settings.js';
+import type { ListSettingSpec } from '../config/command-line.js';
+import { integerBetween } from '../config/setting-values.js';
+import { durationSetting, HOUR, SECOND, SETTINGS, setting } from '../config/settings.js';
 import { timeSpec } from './time-spec.js';
 
-const setting = <T, const D extends string | undefined>(spec: SettingSpec<T, D>): SettingSpec<T, D> => spec;
-
-/** A flag that may be given several times; each value is checked on its own, then the whole list. */
-export interface ListSettingSpec<T> {
-  readonly flag: string;
-  readonly help: string;
-  readonly item: z.ZodType<T, string>;
-}
+export type { ListSettingSpec } from '../config/command-line.js';
 
 const path = z.string().min(1, 'must not be empty');
 
@@ -161,12 +155,12 @@ export const BACKFILL_SETTINGS = {
     help: 'PEM file of extra CA certificates to trust for the remote-write URL.',
     schema: path,
   }),
-  remoteWriteTimeout: setting({
+  remoteWriteTimeout: durationSetting({
     flag: 'remote-write.timeout',
     env: 'CITYAIR_REMOTE_WRITE_TIMEOUT',
     default: '30s',
     help: 'Deadline of one remote-write request.',
-    schema: duration([1000, 3_600_000]),
+    range: [SECOND, HOUR],
   }),
   remoteWriteBatch: setting({
     flag: 'remote-write.max-samples-per-send',
@@ -191,7 +185,10 @@ export const BACKFILL_LISTS = {
   } satisfies ListSettingSpec<readonly [string, string]>,
 } as const;
 
-/** The exporter's settings that the backfill uses, exactly as the exporter defines them. */
+/**
+ * The exporter's settings that the backfill uses, exactly as the exporter defines them and under the same keys,
+ * so that config.ts assembles them with the exporter's own functions.
+ */
 export const SHARED_SETTINGS = {
   url: SETTINGS.url,
   apiKeyFile: SETTINGS.apiKeyFile,
@@ -203,10 +200,10 @@ export const SHARED_SETTINGS = {
   caFile: SETTINGS.caFile,
   insecureSkipVerify: SETTINGS.insecureSkipVerify,
   demo: SETTINGS.demo,
-  measurementsInterval: SETTINGS.readingsInterval,
-  measurementsStations: SETTINGS.readingsStations,
-  measurementsConcurrency: SETTINGS.readingsConcurrency,
-  measurementsMaxBodySize: SETTINGS.readingsMaxBodySize,
+  readingsInterval: SETTINGS.readingsInterval,
+  readingsStations: SETTINGS.readingsStations,
+  readingsConcurrency: SETTINGS.readingsConcurrency,
+  readingsMaxBodySize: SETTINGS.readingsMaxBodySize,
   logLevel: SETTINGS.logLevel,
   logFormat: SETTINGS.logFormat,
 } as const;

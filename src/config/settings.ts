@@ -36,17 +36,18 @@ export interface SettingSpec<T, D extends string | undefined = string | undefine
 }
 
 // `const D` keeps the literal default in the type, which is what tells Parsed whether a value is always present.
-const setting = <T, const D extends string | undefined>(spec: SettingSpec<T, D>): SettingSpec<T, D> => spec;
+export const setting = <T, const D extends string | undefined>(spec: SettingSpec<T, D>): SettingSpec<T, D> =>
+  spec;
 
 /** A duration: every one has a ceiling, well below the 24.8 days past which Node fires a timer at once. */
-const durationSetting = <const D extends string>(
+export const durationSetting = <const D extends string>(
   spec: Omit<SettingSpec<number, D>, 'schema'> & { readonly range: DurationRange },
 ): SettingSpec<number, D> => ({ ...spec, schema: duration(spec.range) });
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
 
 /** The settings table: order is the order of --help. */
 export const SETTINGS = {

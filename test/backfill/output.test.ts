@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
-import { backfillFlagOptions } from '../../src/backfill/config.js';
+import { BACKFILL_COMMAND_LINE } from '../../src/backfill/config.js';
 import { openMetricsSink } from '../../src/backfill/openmetrics-sink.js';
 import { clock, progressFigures, progressLine, startProgress } from '../../src/backfill/progress.js';
 import { BACKFILL_FAMILIES } from '../../src/backfill/samples.js';
@@ -18,6 +18,7 @@ import {
   retryOutput,
   summaryText,
 } from '../../src/backfill/summary.js';
+import { flagOptions } from '../../src/config/command-line.js';
 import type { RowReading } from '../../src/readings/schema.js';
 import type { Station } from '../../src/stations/schema.js';
 import { failure } from '../../src/upstream/failure.js';
@@ -276,7 +277,7 @@ describe('the summary', () => {
 
 describe('the retry command', () => {
   const tokens = (argv: string[]): ArgToken[] =>
-    parseArgs({ args: argv, options: backfillFlagOptions(), strict: false, tokens: true })
+    parseArgs({ args: argv, options: flagOptions(BACKFILL_COMMAND_LINE), strict: false, tokens: true })
       .tokens as ArgToken[];
 
   it('asks for exactly the failed stations from their earliest missing time to the same end', () => {
