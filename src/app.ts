@@ -1,18 +1,16 @@
 // The composition root: the upstream (a pool for the station list, one for the readings), then the list of
 // collectors (one line each), then the HTTP server over that list. Nothing is bound late: each piece is built
 // from pieces that already exist.
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Collector } from './collector/contract.js';
 import type { Config } from './config/config.js';
 import type { BuildFacts } from './config/package-info.js';
-import { Secret } from './config/secret.js';
 import { createExporterRegistry } from './exposition/exporter-registry.js';
 import { buildServer } from './http/server.js';
 import { createReadingsCollector } from './readings/collector.js';
 import { createStationsCollector } from './stations/collector.js';
 import { createStatusPage } from './status/handler.js';
-import { openRoutedPools, openUpstreamPools, type UpstreamPools } from './upstream/pools.js';
+import { openApi, type UpstreamPools } from './upstream/pools.js';
 
 export interface RunningExporter {
   /** The address actually bound, e.g. http://127.0.0.1:9610 (port 0 picks a free one). */
@@ -76,34 +74,28 @@ export async function startExporter(
 
 /**
  * The connections to the API, shared by every collector: a pool for the station list and one for the readings,
- * as wide as their concurrency (pools.ts says why they are two). The demo's simulator is local: no proxy, no extra
- * CA, and a key made up for this run.
+ * as wide as their concurrency (pools.ts says why they are two), or with --demo to the built-in simulator.
  */
-async function openUpstream(config: Config, build: BuildFacts, log: Logger): Promise<UpstreamPools> {
-  const concurrency = config.readings.concurrency;
-  const userAgent = `cityair-exporter/${build.version}`;
-  if (config.demo) {
-    const { startSimulator } = await import('./demo/simulator.js');
-    const { demoPostsAt } = await import('./demo/stations.js');
-    const key = randomBytes(16).toString('hex');
-    const sim = await startSimulator({ posts: (now) => demoPostsAt(now), apiKey: key });
-    log.warn(
-      { simulator: sim.baseUrl },
-      'demo mode: serving SIMULATED stations from the built-in simulator, not CityAir data',
-    );
-    const pools = openUpstreamPools(
-      { ...config.upstream, baseUrl: sim.baseUrl, apiKey: new Secret(key), userAgent },
-      concurrency,
-    );
-    return {
-      ...pools,
-      close: async () => {
-        await pools.close();
-        await sim.close();
+function openUpstream(config: Config, build: BuildFacts, log: Logger): Promise<UpstreamPools> {
+  return openApi({
+    settings: config.upstream,
+    userAgent: `cityair-exporter/${build.version}`,
+    readingsConcurrency: config.readings.concurrency,
+    env: process.env,
+    log,
+    ...(config.demo && {
+      simulated: {
+        start: async (apiKey: string) => {
+          const [{ startSimulator }, { demoPostsAt }] = await Promise.all([
+            import('./demo/simulator.js'),
+            import('./demo/stations.js'),
+          ]);
+          return startSimulator({ posts: (now) => demoPostsAt(now), apiKey });
+        },
+        warning: 'demo mode: serving SIMULATED stations from the built-in simulator, not CityAir data',
       },
-    };
-  }
-  return openRoutedPools(config.upstream, { ...config.upstream, userAgent }, concurrency, process.env, log);
+    }),
+  });
 }
 
 /** The listen address cannot be had; main prints the one line and exits 1. */

@@ -1,7 +1,6 @@
 // `cityair-exporter backfill`: settings, the upstream (or the demo's simulator), the sink, progress, signals,
 // then one run, the summary and the exit status: 0 every station read, 1 some were not (or nothing could be),
 // 2 invalid use.
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import {
   ConfigError,
@@ -12,13 +11,12 @@ import {
 } from '../config/command-line.js';
 import { READINGS_INTERVAL_MS } from '../config/config.js';
 import type { BuildFacts } from '../config/package-info.js';
-import { Secret } from '../config/secret.js';
 import { createLogger } from '../log/logger.js';
 import { readReadingRows } from '../readings/read.js';
 import { limitHeapGrowth } from '../runtime/heap-growth.js';
 import { armTimer } from '../runtime/timers.js';
 import { readStations } from '../stations/read.js';
-import { openRoutedPools, openUpstreamPools, type UpstreamPools } from '../upstream/pools.js';
+import { openApi, type SimulatedApi, type UpstreamPools } from '../upstream/pools.js';
 import { BACKFILL_COMMAND_LINE, type BackfillConfig, backfillHelp, parseBackfillCli } from './config.js';
 import { openMetricsSink } from './openmetrics-sink.js';
 import { outputOpenProblem, outputPathProblem } from './output-path.js';
@@ -31,7 +29,7 @@ import { type ArgToken, invokedAs, retryCommand, summaryText } from './summary.j
 type Log = ReturnType<typeof createLogger>;
 
 /** Starts the simulated API for --demo (the composition root hands it in: a slice does not import the demo). */
-export type StartDemo = (apiKey: string) => Promise<{ baseUrl: string; close: () => Promise<void> }>;
+export type StartDemo = (apiKey: string) => Promise<SimulatedApi>;
 
 export async function backfillMain(
   argv: readonly string[],
@@ -238,24 +236,18 @@ async function openUpstream(
   log: Log,
   demo: StartDemo | undefined,
 ): Promise<UpstreamPools> {
-  const concurrency = config.readings.concurrency;
-  const userAgent = `cityair-exporter/${build.version}`;
-  if (config.demo) {
-    if (!demo) throw new ConfigError('--demo is not available in this build');
-    const key = randomBytes(16).toString('hex');
-    const sim = await demo(key);
-    log.warn({ simulator: sim.baseUrl }, 'demo mode: backfilling SIMULATED readings, not CityAir data');
-    const pools = openUpstreamPools(
-      { ...config.upstream, baseUrl: sim.baseUrl, apiKey: new Secret(key), userAgent },
-      concurrency,
-    );
-    const close = async (): Promise<void> => {
-      await pools.close();
-      await sim.close();
-    };
-    return { ...pools, close };
-  }
-  return openRoutedPools(config.upstream, { ...config.upstream, userAgent }, concurrency, process.env, log);
+  if (config.demo && !demo) throw new ConfigError('--demo is not available in this build');
+  return openApi({
+    settings: config.upstream,
+    userAgent: `cityair-exporter/${build.version}`,
+    readingsConcurrency: config.readings.concurrency,
+    env: process.env,
+    log,
+    ...(config.demo &&
+      demo && {
+        simulated: { start: demo, warning: 'demo mode: backfilling SIMULATED readings, not CityAir data' },
+      }),
+  });
 }
 
 /** SIGINT and SIGTERM: remove the partial output, then exit 130 or 143 as shells expect. */

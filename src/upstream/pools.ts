@@ -3,8 +3,10 @@
 // readings request that timed out or was refused part way holds its slot until its socket is gone. In one pool
 // shared with the station list, the list's idle socket took the next readings request at once, before the API
 // had seen the aborted one close: the API counted one request more than the bound (issue 26).
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
+import { Secret } from '../config/secret.js';
 import { createDispatcher, type DispatcherSettings } from './dispatcher.js';
 import { createUpstream, type Upstream, type UpstreamOptions } from './exchange.js';
 
@@ -64,4 +66,48 @@ export function openRoutedPools(
     return createDispatcher(settings, env, routeOptions).dispatcher;
   };
   return openUpstreamPools(options, readingsConcurrency, route);
+}
+
+/** A simulated API on loopback (the demo's): where it listens, and how to stop it. */
+export interface SimulatedApi {
+  readonly baseUrl: string;
+  readonly close: () => Promise<void>;
+}
+
+export interface OpenApiOptions {
+  /** The upstream settings every command shares (config.ts UpstreamConfig). */
+  readonly settings: DispatcherSettings & Omit<UpstreamOptions, 'dispatcher' | 'connections' | 'userAgent'>;
+  readonly userAgent: string;
+  readonly readingsConcurrency: number;
+  readonly env: NodeJS.ProcessEnv;
+  readonly log: Logger;
+  /**
+   * With --demo: starts the simulator with the key it is to accept, and the warning that says what is served.
+   * The simulator is local: no proxy, no extra CA, and a key made up for this run.
+   */
+  readonly simulated?: {
+    readonly start: (apiKey: string) => Promise<SimulatedApi>;
+    readonly warning: string;
+  };
+}
+
+/** The one way every command opens the API: the routed pools, or the pools to the demo's simulator. */
+export async function openApi(options: OpenApiOptions): Promise<UpstreamPools> {
+  const { settings, userAgent, readingsConcurrency, log, simulated } = options;
+  if (simulated === undefined)
+    return openRoutedPools(settings, { ...settings, userAgent }, readingsConcurrency, options.env, log);
+  const key = randomBytes(16).toString('hex');
+  const sim = await simulated.start(key);
+  log.warn({ simulator: sim.baseUrl }, simulated.warning);
+  const pools = openUpstreamPools(
+    { ...settings, baseUrl: sim.baseUrl, apiKey: new Secret(key), userAgent },
+    readingsConcurrency,
+  );
+  return {
+    ...pools,
+    close: async () => {
+      await pools.close();
+      await sim.close();
+    },
+  };
 }
