@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ListSettingSpec } from '../config/command-line.js';
 import { integerBetween } from '../config/setting-values.js';
 import { durationSetting, HOUR, SECOND, SETTINGS, setting } from '../config/settings.js';
+import { BACKFILL_FAMILIES } from './samples.js';
 import { timeSpec } from './time-spec.js';
 
 export type { ListSettingSpec } from '../config/command-line.js';
@@ -12,7 +13,7 @@ export type { ListSettingSpec } from '../config/command-line.js';
 const path = z.string().min(1, 'must not be empty');
 
 // Label names of the exporter's own series: a --label with one of them would silently replace it.
-const RESERVED_LABELS = new Set(['id', 'name', 'description', 'tz', 'substance', 'index']);
+const RESERVED_LABELS = new Set(BACKFILL_FAMILIES.flatMap((f) => f.labels));
 
 export const labelPair = z.string().transform((text, ctx): readonly [string, string] => {
   const eq = text.indexOf('=');
