@@ -1,14 +1,12 @@
-// The composition root: the upstream (a pool for the station list, one for the readings), then the list of
-// collectors (one line each), then the HTTP server over that list. Nothing is bound late: each piece is built
-// from pieces that already exist.
+// The composition root: the upstream (a pool per source, as wide as it asks), then the collectors of the registry
+// of sources (sources.ts), then the HTTP server over that list. Nothing is bound late: each piece is built from
+// pieces that already exist.
 import type { Logger } from 'pino';
-import type { Collector } from './collector/contract.js';
-import type { Config } from './config/config.js';
+import type { Config } from './cli.js';
 import type { BuildFacts } from './config/package-info.js';
 import { createExporterRegistry } from './exposition/exporter-registry.js';
 import { buildServer } from './http/server.js';
-import { createReadingsCollector } from './readings/collector.js';
-import { createStationsCollector } from './stations/collector.js';
+import { buildCollectors, SOURCE_LIST, type SourceName, socketsOf } from './sources.js';
 import { createStatusPage } from './status/handler.js';
 import { openApi, type UpstreamPools } from './upstream/pools.js';
 
@@ -31,15 +29,9 @@ export async function startExporter(
     : undefined;
   const upstream = await openUpstream(config, build, log);
   const registry = createExporterRegistry({ ...build, nodeVersion: process.version });
-  const deps = { config, upstream: upstream.stations, registry, log };
+  const { collectors, built } = buildCollectors({ config, upstream, registry, log });
 
-  const stations = createStationsCollector(deps);
-  const readings = config.readings.enabled
-    ? createReadingsCollector({ ...deps, upstream: upstream.readings, stations })
-    : undefined;
-  const collectors: Collector[] = readings ? [stations, readings] : [stations];
-
-  const statusPage = createStatusPage({ config, ...build, collectors, stations, readings });
+  const statusPage = createStatusPage({ config, ...build, collectors, built });
   const app = buildServer({ config, log, collectors, registry, statusPage, web });
   const bound = await listen(app, config.web.host, config.web.port);
   // A wildcard bind is reachable on localhost; say so in a form a person can click.
@@ -51,7 +43,8 @@ export async function startExporter(
       telemetry_path: config.web.telemetryPath,
       upstream: config.demo ? 'demo simulator' : config.upstream.baseUrl,
       mode: config.upstream.refreshIntervalMs > 0 ? 'background' : 'on-demand',
-      readings: config.readings.enabled,
+      // Which sources run: `readings: false` when that collector is off, as before the registry.
+      ...Object.fromEntries(SOURCE_LIST.map((source) => [source.name, built[source.name] !== undefined])),
       version: build.version,
     },
     'cityair-exporter listening',
@@ -73,14 +66,14 @@ export async function startExporter(
 }
 
 /**
- * The connections to the API, shared by every collector: a pool for the station list and one for the readings,
- * as wide as their concurrency (pools.ts says why they are two), or with --demo to the built-in simulator.
+ * The connections to the API: a pool per source, as wide as its entry asks (pools.ts says why they are apart),
+ * or with --demo to the built-in simulator.
  */
-function openUpstream(config: Config, build: BuildFacts, log: Logger): Promise<UpstreamPools> {
+function openUpstream(config: Config, build: BuildFacts, log: Logger): Promise<UpstreamPools<SourceName>> {
   return openApi({
     settings: config.upstream,
     userAgent: `cityair-exporter/${build.version}`,
-    readingsConcurrency: config.readings.concurrency,
+    sockets: socketsOf(config),
     env: process.env,
     log,
     ...(config.demo && {

@@ -2,8 +2,8 @@
 // Entry point: parse the configuration, start, and stop cleanly on SIGTERM/SIGINT.
 // First, so that the V8 settings act before any dependency is loaded.
 import './v8-settings.js';
+import { helpText, parseCli } from './cli.js';
 import { ConfigError, EXIT, usageFailure } from './config/command-line.js';
-import { helpText, parseCli } from './config/config.js';
 import { readBuildFacts } from './config/package-info.js';
 
 const SHUTDOWN_GRACE_MS = 4500;

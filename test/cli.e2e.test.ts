@@ -6,7 +6,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SETTINGS } from '../src/config/config.js';
+import { SETTINGS } from '../src/cli.js';
 import { demoPosts } from '../src/demo/stations.js';
 import { runExporter, startExporterProcess } from './support/exporter-process.js';
 import { get, sample } from './support/http.js';

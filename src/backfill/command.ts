@@ -16,6 +16,7 @@ import { readReadingRows } from '../readings/read.js';
 import { limitHeapGrowth } from '../runtime/heap-growth.js';
 import { armTimer } from '../runtime/timers.js';
 import { readStations } from '../stations/read.js';
+import { STATION_SOCKETS } from '../stations/slice.js';
 import { openApi, type SimulatedApi, type UpstreamPools } from '../upstream/pools.js';
 import { BACKFILL_COMMAND_LINE, type BackfillConfig, backfillHelp, parseBackfillCli } from './config.js';
 import { openMetricsSink } from './openmetrics-sink.js';
@@ -27,6 +28,8 @@ import { newStats } from './stats.js';
 import { type ArgToken, invokedAs, retryCommand, summaryText } from './summary.js';
 
 type Log = ReturnType<typeof createLogger>;
+/** A pool for the station list and one for the readings, as in the exporter. */
+type Pools = 'stations' | 'readings';
 
 /** Starts the simulated API for --demo (the composition root hands it in: a slice does not import the demo). */
 export type StartDemo = (apiKey: string) => Promise<SimulatedApi>;
@@ -66,7 +69,7 @@ export async function backfillMain(
       'no --label job=... and instance=...: the series will not be those Prometheus scraped, and the dashboards select on job and instance',
     );
   }
-  let opened: { upstream: UpstreamPools; sink: Sink };
+  let opened: { upstream: UpstreamPools<Pools>; sink: Sink };
   try {
     opened = await open(config, build, log, demo);
   } catch (error) {
@@ -195,7 +198,7 @@ async function open(
   build: BuildFacts,
   log: Log,
   demo: StartDemo | undefined,
-): Promise<{ upstream: UpstreamPools; sink: Sink }> {
+): Promise<{ upstream: UpstreamPools<Pools>; sink: Sink }> {
   const sink = await openSink(config, build);
   try {
     return { upstream: await openUpstream(config, build, log, demo), sink };
@@ -235,12 +238,12 @@ async function openUpstream(
   build: BuildFacts,
   log: Log,
   demo: StartDemo | undefined,
-): Promise<UpstreamPools> {
+): Promise<UpstreamPools<Pools>> {
   if (config.demo && !demo) throw new ConfigError('--demo is not available in this build');
   return openApi({
     settings: config.upstream,
     userAgent: `cityair-exporter/${build.version}`,
-    readingsConcurrency: config.readings.concurrency,
+    sockets: { stations: STATION_SOCKETS, readings: config.readings.concurrency },
     env: process.env,
     log,
     ...(config.demo &&

@@ -19,11 +19,11 @@ import {
   logConfig,
   POSTS_PATH,
   type ReadingsRequestConfig,
-  readingsRequestConfig,
   type UpstreamConfig,
   upstreamConfig,
 } from '../config/config.js';
-import type { Parsed, SettingSpec } from '../config/settings.js';
+import type { ParsedOf, SettingSpec } from '../config/settings.js';
+import { readingsRequestConfig } from '../readings/settings.js';
 import type { HttpTarget } from './http-target.js';
 import { BACKFILL_LISTS, BACKFILL_SETTINGS, SHARED_SETTINGS } from './settings.js';
 import { resolveTime } from './time-spec.js';
@@ -94,10 +94,7 @@ export function parseBackfillCli(
   const repeated = names.find((name, i) => names.indexOf(name) !== i);
   if (repeated) throw new ConfigError(`invalid --label: ${repeated} is given twice`);
   // Sound as in the exporter: a shared setting with a default is never undefined.
-  const shared = readSettings(SHARED_SETTINGS, flags, env, demo) as Pick<
-    Parsed,
-    keyof typeof SHARED_SETTINGS
-  >;
+  const shared = readSettings(SHARED_SETTINGS, flags, env, demo) as ParsedOf<typeof SHARED_SETTINGS>;
   return {
     kind: 'run',
     config: {

@@ -4,7 +4,15 @@
 import { z } from 'zod';
 import type { ListSettingSpec } from '../config/command-line.js';
 import { integerBetween } from '../config/setting-values.js';
-import { durationSetting, HOUR, SECOND, SETTINGS, setting } from '../config/settings.js';
+import {
+  durationSetting,
+  HOUR,
+  LOG_SETTINGS,
+  SECOND,
+  setting,
+  UPSTREAM_SETTINGS,
+} from '../config/settings.js';
+import { READINGS_SETTINGS } from '../readings/settings.js';
 import { BACKFILL_FAMILIES } from './samples.js';
 import { timeSpec } from './time-spec.js';
 
@@ -191,20 +199,20 @@ export const BACKFILL_LISTS = {
  * so that config.ts assembles them with the exporter's own functions.
  */
 export const SHARED_SETTINGS = {
-  url: SETTINGS.url,
-  apiKeyFile: SETTINGS.apiKeyFile,
-  apiKey: SETTINGS.apiKey,
-  timeout: SETTINGS.timeout,
-  maxBackoff: SETTINGS.maxBackoff,
-  maxBodySize: SETTINGS.maxBodySize,
-  maxStations: SETTINGS.maxStations,
-  caFile: SETTINGS.caFile,
-  insecureSkipVerify: SETTINGS.insecureSkipVerify,
-  demo: SETTINGS.demo,
-  readingsInterval: SETTINGS.readingsInterval,
-  readingsStations: SETTINGS.readingsStations,
-  readingsConcurrency: SETTINGS.readingsConcurrency,
-  readingsMaxBodySize: SETTINGS.readingsMaxBodySize,
-  logLevel: SETTINGS.logLevel,
-  logFormat: SETTINGS.logFormat,
+  url: UPSTREAM_SETTINGS.url,
+  apiKeyFile: UPSTREAM_SETTINGS.apiKeyFile,
+  apiKey: UPSTREAM_SETTINGS.apiKey,
+  timeout: UPSTREAM_SETTINGS.timeout,
+  maxBackoff: UPSTREAM_SETTINGS.maxBackoff,
+  maxBodySize: UPSTREAM_SETTINGS.maxBodySize,
+  maxStations: UPSTREAM_SETTINGS.maxStations,
+  caFile: UPSTREAM_SETTINGS.caFile,
+  insecureSkipVerify: UPSTREAM_SETTINGS.insecureSkipVerify,
+  demo: UPSTREAM_SETTINGS.demo,
+  readingsInterval: READINGS_SETTINGS.readingsInterval,
+  readingsStations: READINGS_SETTINGS.readingsStations,
+  readingsConcurrency: READINGS_SETTINGS.readingsConcurrency,
+  readingsMaxBodySize: READINGS_SETTINGS.readingsMaxBodySize,
+  logLevel: LOG_SETTINGS.logLevel,
+  logFormat: LOG_SETTINGS.logFormat,
 } as const;

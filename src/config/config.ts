@@ -1,23 +1,16 @@
-// Turns argv and the environment into the exporter's Config through the settings table, and writes --help from
-// the same table; the command line itself (flags, environment, errors) is command-line.ts, shared by every command.
-import {
-  BOOLEAN_NOTE,
-  type CommandLine,
-  ConfigError,
-  readFlags,
-  readSetting,
-  readSettings,
-  renderHelp,
-} from './command-line.js';
+// The engine's part of every command's configuration: how to reach the API, how to serve, how to log, each
+// assembled once from its settings and read the same way by the exporter, the backfill and later commands. The
+// exporter's whole configuration adds each source's part to this (src/cli.ts, over the registry in sources.ts).
+import { ConfigError, readSetting } from './command-line.js';
 import { Secret } from './secret.js';
-import { READINGS_INTERVAL_MS, type ReadingsInterval } from './setting-values.js';
-import { type Parsed, SETTINGS, type SettingSpec } from './settings.js';
+import type { ReadingsInterval } from './setting-values.js';
+import { type Parsed, UPSTREAM_SETTINGS } from './settings.js';
 import { readSmallFile, SmallFileError } from './small-file.js';
 import { formatDuration } from './units.js';
 
 export { ConfigError, type Flags, readSetting } from './command-line.js';
 export { READINGS_INTERVAL_MS, READINGS_INTERVALS, type ReadingsInterval } from './setting-values.js';
-export { POSTS_PATH, SETTINGS } from './settings.js';
+export { POSTS_PATH } from './settings.js';
 
 export type LogLevel = Parsed['logLevel'];
 export type LogFormat = Parsed['logFormat'];
@@ -37,7 +30,7 @@ export interface UpstreamConfig {
   readonly insecureSkipVerify: boolean;
 }
 
-/** How every command asks for readings. */
+/** How every command asks for readings (the readings slice's settings.ts reads it). */
 export interface ReadingsRequestConfig {
   readonly interval: ReadingsInterval;
   /** Station ids to read; undefined means every station of the list. */
@@ -52,19 +45,14 @@ export interface LogConfig {
   readonly format: LogFormat;
 }
 
-export interface Config {
+/** The exporter's configuration without the sources' parts. */
+export interface EngineConfig {
   readonly upstream: UpstreamConfig & {
     readonly minIntervalMs: number;
     readonly refreshIntervalMs: number;
     readonly maxAgeMs: number;
   };
   readonly demo: boolean;
-  /** The readings collector (the stations' latest readings); off unless asked for or in demo mode. */
-  readonly readings: ReadingsRequestConfig & {
-    readonly enabled: boolean;
-    readonly refreshIntervalMs: number;
-    readonly maxAgeMs: number;
-  };
   readonly web: {
     readonly host: string | undefined;
     readonly port: number;
@@ -77,30 +65,11 @@ export interface Config {
   readonly log: LogConfig;
 }
 
-export type CliAction =
-  | { kind: 'help' }
-  | { kind: 'version' }
-  | { kind: 'run'; config: Config; warnings: string[] };
-
-/** The exporter's command line: every setting of the table, --help and --version. */
-export const EXPORTER_COMMAND_LINE: CommandLine = {
-  specs: Object.values(SETTINGS) as SettingSpec<unknown>[],
-  version: true,
-};
-
-export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAction {
-  const { flags } = readFlags(argv, EXPORTER_COMMAND_LINE);
-  if (flags.help === true) return { kind: 'help' };
-  if (flags.version === true) return { kind: 'version' };
-  // Sound because readSetting never returns undefined for a setting with a default (what Parsed assumes).
-  return assemble(readSettings(SETTINGS, flags, env, demoOf(flags, env)) as Parsed);
-}
-
 /** Read first, by every command: the default of some settings depends on it. */
 export const demoOf = (
   flags: Readonly<Record<string, string | boolean | undefined>>,
   env: NodeJS.ProcessEnv,
-) => readSetting(SETTINGS.demo, flags, env, false) === true;
+) => readSetting(UPSTREAM_SETTINGS.demo, flags, env, false) === true;
 
 /** The shared upstream settings, read the same way by every command (the key is not read with --demo). */
 export function upstreamConfig(
@@ -130,18 +99,6 @@ export function upstreamConfig(
   };
 }
 
-/** The shared readings request settings. */
-export function readingsRequestConfig(
-  p: Pick<Parsed, 'readingsInterval' | 'readingsStations' | 'readingsConcurrency' | 'readingsMaxBodySize'>,
-): ReadingsRequestConfig {
-  return {
-    interval: p.readingsInterval,
-    stations: p.readingsStations,
-    concurrency: p.readingsConcurrency,
-    maxBodyBytes: p.readingsMaxBodySize,
-  };
-}
-
 export const logConfig = (p: Pick<Parsed, 'logLevel' | 'logFormat'>): LogConfig => ({
   level: p.logLevel,
   format: p.logFormat,
@@ -151,55 +108,38 @@ export const logConfig = (p: Pick<Parsed, 'logLevel' | 'logFormat'>): LogConfig 
 export const INSECURE_WARNING =
   '--upstream.insecure-skip-verify is on: the TLS certificate of the API is not checked, so anyone in the path can read the API key';
 
-function assemble(p: Parsed): CliAction {
-  const warnings: string[] = [];
-  if (p.insecureSkipVerify) warnings.push(INSECURE_WARNING);
-  const upstream = upstreamConfig(p);
-  if (p.refreshInterval > 0 && p.refreshInterval >= p.maxAge) {
-    warnings.push(
-      `--upstream.refresh-interval (${formatDuration(p.refreshInterval)}) is not below --upstream.max-age (${formatDuration(p.maxAge)}): data will expire between refreshes`,
-    );
-  }
-  if (p.readings && p.readingsRefreshInterval >= p.readingsMaxAge) {
-    warnings.push(
-      `--measurements.refresh-interval (${formatDuration(p.readingsRefreshInterval)}) is not below --measurements.max-age (${formatDuration(p.readingsMaxAge)}): readings will expire between rounds`,
-    );
-  }
-  const intervalMs = READINGS_INTERVAL_MS[p.readingsInterval];
-  if (p.readings && p.readingsMaxAge <= intervalMs) {
-    // A row averages a whole interval and is dated at its start or end: with max-age at or below the interval,
-    // most rows are already too old when they arrive, and stations show no readings at all.
-    warnings.push(
-      `--measurements.max-age (${formatDuration(p.readingsMaxAge)}) is not above --measurements.interval (${p.readingsInterval}): most readings will be too old to export`,
-    );
-  }
+/** The engine's part of the exporter's configuration. */
+export function engineConfig(p: Parsed): EngineConfig {
   return {
-    kind: 'run',
-    warnings,
-    config: {
-      upstream: {
-        ...upstream,
-        minIntervalMs: p.minInterval,
-        refreshIntervalMs: p.refreshInterval,
-        maxAgeMs: p.maxAge,
-      },
-      demo: p.demo,
-      readings: {
-        ...readingsRequestConfig(p),
-        enabled: p.readings,
-        refreshIntervalMs: p.readingsRefreshInterval,
-        maxAgeMs: p.readingsMaxAge,
-      },
-      web: {
-        host: p.listenAddress.host,
-        port: p.listenAddress.port,
-        telemetryPath: p.telemetryPath,
-        configFile: p.webConfigFile,
-        timeoutOffsetMs: p.timeoutOffset,
-      },
-      log: logConfig(p),
+    upstream: {
+      ...upstreamConfig(p),
+      minIntervalMs: p.minInterval,
+      refreshIntervalMs: p.refreshInterval,
+      maxAgeMs: p.maxAge,
     },
+    demo: p.demo,
+    web: {
+      host: p.listenAddress.host,
+      port: p.listenAddress.port,
+      telemetryPath: p.telemetryPath,
+      configFile: p.webConfigFile,
+      timeoutOffsetMs: p.timeoutOffset,
+    },
+    log: logConfig(p),
   };
+}
+
+/** Settings the exporter runs with but that an operator most likely did not mean. */
+export function engineWarnings(c: EngineConfig): string[] {
+  const warnings: string[] = [];
+  if (c.upstream.insecureSkipVerify) warnings.push(INSECURE_WARNING);
+  const { refreshIntervalMs: every, maxAgeMs } = c.upstream;
+  if (every > 0 && every >= maxAgeMs) {
+    warnings.push(
+      `--upstream.refresh-interval (${formatDuration(every)}) is not below --upstream.max-age (${formatDuration(maxAgeMs)}): data will expire between refreshes`,
+    );
+  }
+  return warnings;
 }
 
 const KEY_HELP =
@@ -242,19 +182,4 @@ export function readApiKey(file: string | undefined, inline: string | undefined)
     );
   }
   return new Secret(key);
-}
-
-export function helpText(version: string): string {
-  return renderHelp({
-    title: `cityair-exporter ${version}: Prometheus exporter for the CityAir station list and (opt-in) the stations' readings`,
-    head: [
-      'Usage: cityair-exporter [flags]',
-      '       cityair-exporter backfill --from=30d (--output=FILE | --remote-write.url=URL) [flags]: past readings',
-      '       (cityair-exporter backfill --help lists its flags)',
-      '',
-      ...BOOLEAN_NOTE,
-    ],
-    rows: EXPORTER_COMMAND_LINE.specs,
-    version: true,
-  });
 }

@@ -3,8 +3,8 @@
 // Content-Security-Policy allows exactly this style and this script, by hash.
 import { createHash } from 'node:crypto';
 import type { CollectorHealth } from '../collector/contract.js';
+import { readingsLegend } from '../readings/status-html.js';
 import { escapeHtml, formatAge, formatUtc } from './html.js';
-import { readingsLegend } from './readings-html.js';
 import { stationTable, type TableHtml } from './table.js';
 import type { StatusQuery, StatusView } from './view.js';
 

@@ -2,7 +2,7 @@
 // Nothing here knows how refreshes work.
 import type { CollectorHealth } from '../collector/contract.js';
 import type { ReadingsInterval } from '../config/setting-values.js';
-import type { Highest } from '../norms/lookup.js';
+import type { StatusReading } from '../readings/status-html.js';
 
 export interface StatusView {
   readonly version: string;
@@ -31,15 +31,8 @@ export interface StatusStation {
   /** IANA time zone name, '' when unknown. */
   readonly tz: string;
   readonly online: boolean;
-  /** Only with the readings collector on and a fresh reading. */
-  readonly reading?: {
-    readonly pm25?: number;
-    readonly pm10?: number;
-    readonly aqi?: number;
-    readonly atMs: number;
-    /** The substance standing highest against its ПДК м.р., if the reading has one with a value. */
-    readonly highest?: Highest;
-  };
+  /** Only with the readings collector on and a fresh reading: the readings' fragment (readings/status-html.ts). */
+  readonly reading?: StatusReading;
 }
 
 export type { StatusQuery } from './query.js';

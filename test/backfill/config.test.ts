@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type BackfillConfig, parseBackfillCli } from '../../src/backfill/config.js';
 import { parseRfc3339 } from '../../src/backfill/time-spec.js';
-import { ConfigError, parseCli } from '../../src/config/config.js';
+import { ConfigError, parseCli } from '../../src/cli.js';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 const KEY = { CITYAIR_API_KEY: 'backfill-test-key-0123456789' };

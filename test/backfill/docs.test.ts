@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { backfillHelp } from '../../src/backfill/config.js';
 import { BACKFILL_LISTS, BACKFILL_SETTINGS, SHARED_SETTINGS } from '../../src/backfill/settings.js';
-import { helpText } from '../../src/config/config.js';
+import { helpText } from '../../src/cli.js';
 
 const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const own = [...Object.values(BACKFILL_SETTINGS), ...Object.values(BACKFILL_LISTS)].map((s) => `--${s.flag}`);

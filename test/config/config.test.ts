@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Config, ConfigError, helpText, parseCli, SETTINGS } from '../../src/config/config.js';
+import { type Config, ConfigError, helpText, parseCli, SETTINGS } from '../../src/cli.js';
 import { formatDuration } from '../../src/config/units.js';
 import { TIMER_LIMIT_MS } from '../../src/runtime/timers.js';
 

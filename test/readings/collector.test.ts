@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config/config.js';
+import type { Config } from '../../src/cli.js';
 import { createExporterRegistry } from '../../src/exposition/exporter-registry.js';
 import { composeScrape } from '../../src/exposition/scrape.js';
 import { createReadingsCollector } from '../../src/readings/collector.js';
