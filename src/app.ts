@@ -29,7 +29,7 @@ export async function startExporter(
     : undefined;
   const upstream = await openUpstream(config, build, log);
   const registry = createExporterRegistry({ ...build, nodeVersion: process.version });
-  const { collectors, built } = buildCollectors({ config, upstream, registry, log });
+  const { collectors, built } = await buildCollectors({ config, upstream, registry, log });
 
   const statusPage = createStatusPage({ config, ...build, collectors, built });
   const app = buildServer({ config, log, collectors, registry, statusPage, web });

@@ -46,17 +46,17 @@ export function socketsOf(config: EngineConfig & SourcesConfig): Record<SourceNa
 }
 
 /** Every source's collector, in the registry's order, each given the ones built before it. */
-export function buildCollectors(parts: {
+export async function buildCollectors(parts: {
   readonly config: EngineConfig & SourcesConfig;
   readonly upstream: Readonly<Record<SourceName, Upstream>>;
   readonly registry: Registry;
   readonly log: Logger;
-}): { readonly collectors: readonly Collector[]; readonly built: BuiltCollectors } {
+}): Promise<{ readonly collectors: readonly Collector[]; readonly built: BuiltCollectors }> {
   const { config, registry, log } = parts;
   const built: Record<string, Collector | undefined> = {};
   for (const source of SOURCE_LIST) {
     const own = ownConfig(config, source.name);
-    built[source.name] = source.create(
+    built[source.name] = await source.create(
       { config, own, upstream: parts.upstream[source.name], registry, log },
       built,
     );

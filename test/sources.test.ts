@@ -47,15 +47,15 @@ describe('the registry of sources', () => {
     expect(socketsOf(configFrom(['--measurements.concurrency=7']))).toEqual({ stations: 2, readings: 7 });
   });
 
-  it('builds the collectors in its order, leaving out a source that is switched off', () => {
+  it('builds the collectors in its order, leaving out a source that is switched off', async () => {
     const parts = (argv: string[]) => ({
       config: configFrom(argv),
       upstream: { stations: upstream, readings: upstream },
       registry: new Registry(),
       log: pino({ level: 'silent' }),
     });
-    expect(buildCollectors(parts([])).collectors.map((c) => c.name)).toEqual(['station list']);
-    const on = buildCollectors(parts(['--collector.measurements']));
+    expect((await buildCollectors(parts([]))).collectors.map((c) => c.name)).toEqual(['station list']);
+    const on = await buildCollectors(parts(['--collector.measurements']));
     expect(on.collectors.map((c) => c.name)).toEqual(['station list', 'readings']);
     expect(Object.keys(on.built)).toEqual(['stations', 'readings']);
   });

@@ -42,8 +42,12 @@ export interface SourceEntry<
   readonly metrics: readonly Readonly<Record<string, MetricSpec>>[];
   /** Sockets its pool holds (at least 1): as many as it may have requests in flight. */
   sockets(own: Own): number;
-  /** Its collector, or undefined when switched off; `built` holds the collectors of the entries before it. */
-  create(deps: SourceDeps<Own>, built: BuiltCollectors): C | undefined;
+  /**
+   * Its collector, or undefined when switched off; `built` holds the collectors of the entries before it. The
+   * collector's code is imported here, not at the top of slice.ts, so that --help and a configuration error
+   * answer without loading prom-client, fastify or undici.
+   */
+  create(deps: SourceDeps<Own>, built: BuiltCollectors): Promise<C | undefined>;
 }
 
 // The functions are methods so that any entry is also a SourceEntry of unknown settings and configuration, which

@@ -3,7 +3,7 @@
 // collector, which reads the station list built before it.
 import { type BuiltCollectors, sourceEntry } from '../collector/entry.js';
 import { stationsIn } from '../stations/slice.js';
-import { createReadingsCollector, type ReadingsCollector } from './collector.js';
+import type { ReadingsCollector } from './collector.js';
 import { READING_METRICS } from './metrics.js';
 import { READINGS_SETTINGS, readingsConfig, readingsWarnings } from './settings.js';
 
@@ -14,16 +14,17 @@ export const READINGS_SOURCE = sourceEntry({
   warnings: readingsWarnings,
   metrics: [READING_METRICS],
   sockets: (own) => own.concurrency,
-  create: ({ config, own, upstream, registry, log }, built) =>
-    own.enabled
-      ? createReadingsCollector({
-          config: { upstream: config.upstream, readings: own },
-          upstream,
-          registry,
-          log,
-          stations: stationsIn(built),
-        })
-      : undefined,
+  create: async ({ config, own, upstream, registry, log }, built) => {
+    if (!own.enabled) return undefined;
+    const { createReadingsCollector } = await import('./collector.js');
+    return createReadingsCollector({
+      config: { upstream: config.upstream, readings: own },
+      upstream,
+      registry,
+      log,
+      stations: stationsIn(built),
+    });
+  },
 });
 
 /** The readings as built by the registry (undefined when the collector is off), for the slices that show them. */

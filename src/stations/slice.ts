@@ -1,7 +1,7 @@
 // The station list's entry in the registry of sources (src/sources.ts): no settings of its own (it is read with
 // the upstream settings every command shares), its metric tables, its pool, its collector.
 import { type BuiltCollectors, sourceEntry } from '../collector/entry.js';
-import { createStationsCollector, type StationsCollector } from './collector.js';
+import type { StationsCollector } from './collector.js';
 import { STATION_LIST_HEALTH, STATION_METRICS } from './metrics.js';
 
 /** The station list needs one socket; a second lets a late answer overlap the next request without queueing. */
@@ -13,8 +13,8 @@ export const STATIONS_SOURCE = sourceEntry({
   config: () => undefined,
   metrics: [STATION_METRICS, STATION_LIST_HEALTH],
   sockets: () => STATION_SOCKETS,
-  create: ({ config, upstream, registry, log }) =>
-    createStationsCollector({ config, upstream, registry, log }),
+  create: async ({ config, upstream, registry, log }) =>
+    (await import('./collector.js')).createStationsCollector({ config, upstream, registry, log }),
 });
 
 /** The station list as built by the registry, for the sources listed after it. */
