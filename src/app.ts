@@ -79,11 +79,11 @@ function openUpstream(config: Config, build: BuildFacts, log: Logger): Promise<U
     ...(config.demo && {
       simulated: {
         start: async (apiKey: string) => {
-          const [{ startSimulator }, { demoPostsAt }] = await Promise.all([
+          const [{ startSimulator }, { demoStationsAt }] = await Promise.all([
             import('./demo/simulator.js'),
             import('./demo/stations.js'),
           ]);
-          return startSimulator({ posts: (now) => demoPostsAt(now), apiKey });
+          return startSimulator({ posts: (now) => demoStationsAt(now), apiKey });
         },
         warning: 'demo mode: serving SIMULATED stations from the built-in simulator, not CityAir data',
       },

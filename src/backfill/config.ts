@@ -17,8 +17,8 @@ import {
   demoOf,
   type LogConfig,
   logConfig,
-  POSTS_PATH,
   type ReadingsRequestConfig,
+  STATIONS_PATH,
   type UpstreamConfig,
   upstreamConfig,
 } from '../config/config.js';
@@ -41,7 +41,7 @@ export interface BackfillConfig {
   readonly target: BackfillTarget;
   readonly labels: readonly (readonly [string, string])[];
   readonly retries: number;
-  readonly upstream: UpstreamConfig & { readonly postsUrl: string };
+  readonly upstream: UpstreamConfig & { readonly stationsUrl: string };
   readonly demo: boolean;
   /** As the live readings ask: the cap on one answer is --measurements.max-body-size for both. */
   readonly readings: ReadingsRequestConfig;
@@ -103,7 +103,7 @@ export function parseBackfillCli(
       target: readTarget(flags, env, demo, lists['remote-write.header'] ?? []),
       labels,
       retries: one(b.retries) as number,
-      upstream: { ...upstreamConfig(shared), postsUrl: `${shared.url}${POSTS_PATH}` },
+      upstream: { ...upstreamConfig(shared), stationsUrl: `${shared.url}${STATIONS_PATH}` },
       demo,
       readings: readingsRequestConfig(shared),
       log: logConfig(shared),

@@ -10,7 +10,7 @@ import { formatDuration } from './units.js';
 
 export { ConfigError, type Flags, readSetting } from './command-line.js';
 export { READINGS_INTERVAL_MS, READINGS_INTERVALS, type ReadingsInterval } from './setting-values.js';
-export { POSTS_PATH } from './settings.js';
+export { STATIONS_PATH } from './settings.js';
 
 export type LogLevel = Parsed['logLevel'];
 export type LogFormat = Parsed['logFormat'];

@@ -14,7 +14,7 @@ import {
   telemetryPath,
 } from './setting-values.js';
 
-export const POSTS_PATH = '/harvester/v2/Posts';
+export const STATIONS_PATH = '/harvester/v2/Posts';
 
 export interface SettingSpec<T, D extends string | undefined = string | undefined> {
   readonly flag: string | undefined;
@@ -56,7 +56,7 @@ export const UPSTREAM_SETTINGS = {
     flag: 'upstream.url',
     env: 'CITYAIR_BASE_URL',
     default: 'https://mycityair.ru',
-    help: `Base URL of the CityAir API; ${POSTS_PATH} is appended.`,
+    help: `Base URL of the CityAir API; ${STATIONS_PATH} is appended.`,
     schema: baseUrl,
   }),
   apiKeyFile: setting({

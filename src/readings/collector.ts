@@ -116,7 +116,7 @@ export interface ReadingsCollectorOptions {
 
 function createReadingsRefresher(options: ReadingsCollectorOptions): ReadingsRefresher {
   const { settings } = options;
-  const log = options.log.child({ collector: 'measurements' });
+  const log = options.log.child({ collector: 'readings' });
   const notices = {
     unknownUnit: unknownUnitNotice(log),
     futureDated: futureDatedNotice(log),

@@ -3,7 +3,7 @@
 // demo runs the plain simulator.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { READINGS_INTERVAL_MS, type ReadingsInterval } from '../../src/config/setting-values.js';
-import { demoMeasurements, demoRow } from '../../src/demo/readings.js';
+import { demoReadingsAnswer, demoRow } from '../../src/demo/readings.js';
 import {
   type Intercept,
   type Simulator as PlainSimulator,
@@ -143,7 +143,7 @@ function apiAnswer(
     const text = params.get(name);
     return text === null ? undefined : Date.parse(text);
   };
-  const { meta } = demoMeasurements(id, Date.now(), {
+  const { meta } = demoReadingsAnswer(id, Date.now(), {
     interval: interval as ReadingsInterval,
     dateGtMs: Date.now(),
   });
