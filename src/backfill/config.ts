@@ -25,7 +25,7 @@ import {
 import type { ParsedOf, SettingSpec } from '../config/settings.js';
 import { readingsRequestConfig } from '../readings/settings.js';
 import type { HttpTarget } from './http-target.js';
-import { BACKFILL_LISTS, BACKFILL_SETTINGS, SHARED_SETTINGS } from './settings.js';
+import { BACKFILL_LISTS, BACKFILL_SETTINGS, readLabels, SHARED_SETTINGS } from './settings.js';
 import { resolveTime } from './time-spec.js';
 
 export interface RemoteWriteTarget extends HttpTarget {
@@ -89,10 +89,7 @@ export function parseBackfillCli(
   // No reading lies ahead of now: walking the future would only ask for empty windows.
   const toMs = to === undefined ? nowMs : Math.min(resolveTime(to, nowMs), nowMs);
   if (!(fromMs < toMs)) throw new ConfigError('--from must be before --to and before now');
-  const labels = readList(BACKFILL_LISTS.labels, lists.label ?? []);
-  const names = labels.map(([name]) => name);
-  const repeated = names.find((name, i) => names.indexOf(name) !== i);
-  if (repeated) throw new ConfigError(`invalid --label: ${repeated} is given twice`);
+  const labels = readLabels(BACKFILL_LISTS.labels, lists.label ?? []);
   // Sound as in the exporter: a shared setting with a default is never undefined.
   const shared = readSettings(SHARED_SETTINGS, flags, env, demo) as ParsedOf<typeof SHARED_SETTINGS>;
   return {

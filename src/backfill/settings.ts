@@ -2,7 +2,7 @@
 // table written like the exporter's, plus the exporter's upstream and readings settings, taken from that table
 // as they are, so a flag means the same thing, with the same default and check, in both commands.
 import { z } from 'zod';
-import type { ListSettingSpec } from '../config/command-line.js';
+import { ConfigError, type ListSettingSpec, readList } from '../config/command-line.js';
 import { integerBetween } from '../config/setting-values.js';
 import {
   durationSetting,
@@ -179,6 +179,18 @@ export const BACKFILL_SETTINGS = {
     schema: integerBetween(100, 100_000),
   }),
 } as const;
+
+/** The --label pairs of a command (the backfill's, the report's), each checked, no name given twice. */
+export function readLabels(
+  spec: ListSettingSpec<readonly [string, string]>,
+  texts: readonly string[],
+): (readonly [string, string])[] {
+  const labels = readList(spec, texts);
+  const names = labels.map(([name]) => name);
+  const repeated = names.find((name, i) => names.indexOf(name) !== i);
+  if (repeated) throw new ConfigError(`invalid --${spec.flag}: ${repeated} is given twice`);
+  return labels;
+}
 
 /** Flags that may repeat. */
 export const BACKFILL_LISTS = {

@@ -1,5 +1,6 @@
 // argv and the environment of `cityair-exporter report` into a ReportConfig, through the backfill's flag reading
 // and the report's table; every problem is a ConfigError (one line, exit 2).
+import { readLabels } from '../backfill/settings.js';
 import { resolveTime } from '../backfill/time-spec.js';
 import {
   type AnySpec,
@@ -58,10 +59,7 @@ export function parseReportCli(argv: readonly string[], env: NodeJS.ProcessEnv, 
   const fromMs = resolveTime(from, nowMs);
   const toMs = to === undefined ? nowMs : Math.min(resolveTime(to, nowMs), nowMs);
   if (!(fromMs < toMs)) throw new ConfigError('--from must be before --to and before now');
-  const labels = readList(REPORT_LISTS.labels, lists.label ?? []);
-  const names = labels.map(([name]) => name);
-  const repeated = names.find((name, i) => names.indexOf(name) !== i);
-  if (repeated) throw new ConfigError(`invalid --label: ${repeated} is given twice`);
+  const labels = readLabels(REPORT_LISTS.labels, lists.label ?? []);
   return {
     kind: 'run',
     config: {
