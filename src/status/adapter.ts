@@ -10,7 +10,7 @@ import type { StationReading } from '../readings/schema.js';
 import type { ServedReadings } from '../readings/served.js';
 import type { ReadingsConfig } from '../readings/settings.js';
 import { readingsIn } from '../readings/slice.js';
-import { statusReading } from '../readings/status-html.js';
+import { readingsLegend, statusReading } from '../readings/status-html.js';
 import type { StationsCollector } from '../stations/collector.js';
 import type { Station, StationList } from '../stations/schema.js';
 import { stationsIn } from '../stations/slice.js';
@@ -37,6 +37,8 @@ interface Readers {
 export function statusViewOf(sources: StatusSources): (nowMs: number) => StatusView {
   const { config } = sources;
   const read: Readers = { stations: stationsIn(sources.built), readings: readingsIn(sources.built) };
+  // The readings' fragment: its legend, once; the page shows the readings' columns with it.
+  const legend = read.readings ? readingsLegend(config.readings.interval) : undefined;
   const join = memoUntil((_nowMs, list: StationList, served: ServedReadings | undefined) =>
     forever(served ? list.stations.map((s) => withReading(s, served.byId.get(s.id))) : list.stations),
   );
@@ -52,8 +54,7 @@ export function statusViewOf(sources: StatusSources): (nowMs: number) => StatusV
       nowMs,
       collectors: sources.collectors.map((c) => c.health(nowMs)),
       stations: list && join(nowMs, list, read.readings?.serving(nowMs)),
-      readingsEnabled: read.readings !== undefined,
-      readingsInterval: config.readings.interval,
+      readingsLegend: legend,
     };
   };
 }

@@ -1,7 +1,6 @@
 // What the status page at / shows, as plain data: the adapter builds it from the collectors, the page renders it.
 // Nothing here knows how refreshes work.
 import type { CollectorHealth } from '../collector/contract.js';
-import type { ReadingsInterval } from '../config/setting-values.js';
 import type { StatusReading } from '../readings/status-html.js';
 
 export interface StatusView {
@@ -20,9 +19,11 @@ export interface StatusView {
    * same data must come as the same array (and a new array only with new data).
    */
   readonly stations: readonly StatusStation[] | undefined;
-  readonly readingsEnabled: boolean;
-  /** The averaging interval of each reading (--measurements.interval). */
-  readonly readingsInterval: ReadingsInterval;
+  /**
+   * The readings' legend (readings/status-html.ts) while the readings collector is on: the table then has the
+   * readings' columns. undefined when it is off.
+   */
+  readonly readingsLegend: string | undefined;
 }
 
 export interface StatusStation {
