@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from '../src/demo/simulator.js';
-import { syntheticPosts } from '../src/demo/stations.js';
+import { syntheticStations } from '../src/demo/stations.js';
 import { watchChild } from './proc.js';
 import type { Check } from './report.js';
 
@@ -35,7 +35,7 @@ export async function measureBackfill(
 ): Promise<BackfillResult> {
   // Plain JSON: on loopback gzip would only spend the simulator's share of the two cores.
   const sim = await startSimulator({
-    posts: syntheticPosts(stations),
+    posts: syntheticStations(stations),
     gzip: false,
     apiKey: 'bench-backfill-key',
   });

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { Agent, request } from 'undici';
-import { syntheticPosts } from '../src/demo/stations.js';
+import { syntheticStations } from '../src/demo/stations.js';
 import { type Fault, type Simulator, startSimulator } from '../test/support/simulator.js';
 import { memory, startExporter } from './proc.js';
 
@@ -42,14 +42,14 @@ const emptyObjects = (n: number): Buffer => Buffer.from(`[${'{},'.repeat(n - 1)}
 
 /** n valid stations whose name and description are far past the caps, in 4-byte characters. */
 function longLabels(n: number): Buffer {
-  const posts = syntheticPosts(n).map((p) => ({ ...p, name: emoji(500), description: emoji(250) }));
+  const posts = syntheticStations(n).map((p) => ({ ...p, name: emoji(500), description: emoji(250) }));
   return Buffer.from(JSON.stringify(posts));
 }
 
 /** A list just under the 64 MiB cap: 250 stations whose names are 256 kB long (each kept, cut). */
 function longNames(): Buffer {
   const name = 'N'.repeat(255 * 1024);
-  const posts = syntheticPosts(250).map((p) => ({ ...p, name }));
+  const posts = syntheticStations(250).map((p) => ({ ...p, name }));
   return Buffer.from(JSON.stringify(posts));
 }
 
@@ -75,7 +75,7 @@ const body = (bytes: Buffer, extra: Partial<Extract<Fault, { kind: 'body' }>> = 
 });
 
 function scenarios(quick: boolean): Scenario[] {
-  const few = syntheticPosts(10);
+  const few = syntheticStations(10);
   return [
     {
       answer: 'station list: 1,000,000 × `{}`',
@@ -126,7 +126,7 @@ function scenarios(quick: boolean): Scenario[] {
       answer: 'readings: 7,100 invalid rows (50,000 values), 500 stations, concurrency 16',
       args: ['--collector.measurements', '--measurements.concurrency=16'],
       arrange: (sim) => {
-        const posts = syntheticPosts(quick ? 50 : 500);
+        const posts = syntheticStations(quick ? 50 : 500);
         sim.setPosts(posts);
         const answer = rowsAtBudget();
         for (const p of posts) sim.setReadingsFault(p.id, body(answer));
@@ -239,7 +239,7 @@ async function runScenario(s: Scenario): Promise<HostileRow> {
  */
 async function runSizing(quick: boolean): Promise<HostileRow[]> {
   const stations = quick ? 1000 : 10_000;
-  const sim = await startSimulator({ posts: syntheticPosts(stations) });
+  const sim = await startSimulator({ posts: syntheticStations(stations) });
   const junk = junkAtCap();
   const exporter = await startExporter(sim.baseUrl, [
     '--collector.measurements',

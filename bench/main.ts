@@ -2,7 +2,7 @@
 // cached, next to a framework-free lower bound measured in this process; then the single-flight and memory checks.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'undici';
-import { syntheticPosts } from '../src/demo/stations.js';
+import { syntheticStations } from '../src/demo/stations.js';
 import { type Simulator, startSimulator } from '../test/support/simulator.js';
 import { type BenchOptions, parseBenchArgs } from './args.js';
 import { judgeBackfill, measureBackfillRuns, renderBackfill } from './backfill.js';
@@ -137,7 +137,7 @@ async function measureMode(
   } finally {
     await close();
     await exporter.stop();
-    if (before) sim.setPosts(syntheticPosts(stations));
+    if (before) sim.setPosts(syntheticStations(stations));
   }
 }
 
@@ -146,7 +146,7 @@ async function measureMode(
  * state, and is asked for once here, so that serialising and compressing it stays out of the timed scrape.
  */
 function alternateLists(sim: Simulator, stations: number): () => Promise<void> {
-  const lists = [syntheticPosts(stations), syntheticPosts(stations)];
+  const lists = [syntheticStations(stations), syntheticStations(stations)];
   const flipped = lists[1]?.[0];
   if (flipped) flipped.isOnline = !flipped.isOnline;
   let turn = 0;
@@ -165,7 +165,7 @@ function alternateLists(sim: Simulator, stations: number): () => Promise<void> {
  * growing its heap after 500 scrapes (+9 to +16% seen at 200 and 500 stations), so quick mode keeps 1,000.
  */
 async function checkMemory(stations: number, [early, late]: readonly [number, number]): Promise<Check> {
-  const sim = await startSimulator({ posts: syntheticPosts(stations) });
+  const sim = await startSimulator({ posts: syntheticStations(stations) });
   const exporter = await startExporter(sim.baseUrl, MODE_ARGS['on-demand']);
   const { scrape, close } = createScraper();
   try {
@@ -205,7 +205,7 @@ async function runStations(options: BenchOptions): Promise<Part> {
   const notes: string[] = [];
   if (options.phases.has('stations')) {
     for (const stations of options.sizes) {
-      const sim = await startSimulator({ posts: syntheticPosts(stations) });
+      const sim = await startSimulator({ posts: syntheticStations(stations) });
       try {
         const lb = await measureLowerBound(sim, stations);
         rows.push(lb.row);

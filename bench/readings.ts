@@ -1,8 +1,8 @@
 // The readings phase: one round of per-station readings requests against the simulator (wall time, the
 // exporter's CPU and RSS over it), then cached scrapes of the stations with their readings, timed as the
 // station table's cached rows are.
-import { demoMeasurements } from '../src/demo/readings.js';
-import { syntheticPosts } from '../src/demo/stations.js';
+import { demoReadingsAnswer } from '../src/demo/readings.js';
+import { syntheticStations } from '../src/demo/stations.js';
 import { startSimulator } from '../test/support/simulator.js';
 import { type Batch, timeScrapes } from './batch.js';
 import { createScraper } from './client.js';
@@ -85,13 +85,13 @@ export async function measureReadings(
   let lastAtMs = 0;
   // Served as the demo serves them; the first request the exporter's pid is known for marks the round's start.
   const sim = await startSimulator({
-    posts: syntheticPosts(stations),
+    posts: syntheticStations(stations),
     readings: (id, nowMs, query) => {
       served++;
       lastAtMs = performance.now();
       if (first === undefined && pid > 0)
         first = { atMs: lastAtMs, cpuMs: cpuMs(pid), rssBytes: memory(pid).rss };
-      return demoMeasurements(id, nowMs, query);
+      return demoReadingsAnswer(id, nowMs, query);
     },
   });
   const exporter = await startExporter(sim.baseUrl, READINGS_ARGS);

@@ -4,7 +4,7 @@
 // without the record.
 import { encodeWriteRequest, wireLabels } from '../src/backfill/remote-write-proto.js';
 import { demoHasNoReadings } from '../src/demo/readings.js';
-import { syntheticPosts } from '../src/demo/stations.js';
+import { syntheticStations } from '../src/demo/stations.js';
 import { binaryPath, startVictoriaMetrics, waitFor } from '../test/support/daemon.js';
 import { seededRandom } from '../test/support/seeded-random.js';
 import { startSimulator } from '../test/support/simulator.js';
@@ -91,7 +91,7 @@ export async function measureRecord(
     return undefined;
   }
   // Stations that have rows: one the demo keeps silent would be a gap in every round.
-  const posts = syntheticPosts(Math.ceil(stationCount * 1.1))
+  const posts = syntheticStations(Math.ceil(stationCount * 1.1))
     .filter((p) => !demoHasNoReadings(p.id))
     .slice(0, stationCount);
   const ids = posts.map((p) => p.id);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { z } from 'zod';
-import { syntheticPosts } from '../src/demo/stations.js';
+import { syntheticStations } from '../src/demo/stations.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../test/support/chromium.js';
 import { startSimulator } from '../test/support/simulator.js';
 import { median } from './client.js';
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     strict: true,
   });
   const options = optionsSchema.parse(values);
-  const sim = await startSimulator({ posts: syntheticPosts(options.stations) });
+  const sim = await startSimulator({ posts: syntheticStations(options.stations) });
   const exporter = await startExporter(
     sim.baseUrl,
     options.demo

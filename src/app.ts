@@ -1,20 +1,14 @@
-// The composition root: the upstream (a pool for the station list, one for the readings), then the list of
-// collectors (one line each), then the HTTP server over that list. Nothing is bound late: each piece is built
-// from pieces that already exist.
-import { randomBytes } from 'node:crypto';
+// The composition root: the upstream (a pool per source, as wide as it asks), then the collectors of the registry
+// of sources (sources.ts), then the HTTP server over that list. Nothing is bound late: each piece is built from
+// pieces that already exist.
 import type { Logger } from 'pino';
-import type { Collector } from './collector/contract.js';
-import type { Config } from './config/config.js';
+import type { Config } from './cli.js';
 import type { BuildFacts } from './config/package-info.js';
-import { Secret } from './config/secret.js';
 import { createExporterRegistry } from './exposition/exporter-registry.js';
 import { buildServer } from './http/server.js';
-import { createReadingsCollector } from './readings/collector.js';
-import type { RecordConfig } from './record/config.js';
-import { createStationsCollector } from './stations/collector.js';
+import { buildCollectors, type PoolName, SOURCE_LIST, socketsOf } from './sources.js';
 import { createStatusPage } from './status/handler.js';
-import { openRoutedPools, openUpstreamPools, type UpstreamPools } from './upstream/pools.js';
-import { type PauseGate, pausedTogether } from './upstream/shared-pause.js';
+import { openApi, type UpstreamPools } from './upstream/pools.js';
 
 export interface RunningExporter {
   /** The address actually bound, e.g. http://127.0.0.1:9610 (port 0 picks a free one). */
@@ -27,7 +21,6 @@ export async function startExporter(
   config: Config,
   build: BuildFacts,
   log: Logger,
-  record?: RecordConfig,
 ): Promise<RunningExporter> {
   // Both may throw ConfigError (exit 2), so they run before anything is started. The web config code is loaded
   // only when a file is given: yaml and bcryptjs cost memory that most installations never use.
@@ -36,38 +29,16 @@ export async function startExporter(
     : undefined;
   const upstream = await openUpstream(config, build, log);
   const registry = createExporterRegistry({ ...build, nodeVersion: process.version });
-  const deps = { config, upstream: upstream.stations, registry, log };
+  const userAgent = `cityair-exporter/${build.version}`;
+  const { collectors, workers, built, sections } = await buildCollectors({
+    config,
+    upstream,
+    registry,
+    log,
+    userAgent,
+  });
 
-  const stations = createStationsCollector(deps);
-  // One pause for the readings and the record: CityAir sees one client.
-  const gate: PauseGate = { untilMs: 0 };
-  const readingsUpstream = pausedTogether(upstream.readings, gate);
-  const readings = config.readings.enabled
-    ? createReadingsCollector({ ...deps, upstream: readingsUpstream, stations })
-    : undefined;
-  const collectors: Collector[] = readings ? [stations, readings] : [stations];
-  const filler =
-    record && readings
-      ? (await import('./record/record.js')).createRecord({
-          ...deps,
-          record,
-          upstream: readingsUpstream,
-          gate,
-          stations,
-          readings,
-          userAgent: `cityair-exporter/${build.version}`,
-          apiKey: config.upstream.apiKey,
-        })
-      : undefined;
-  const sections = filler
-    ? [
-        await import('./record/status.js').then(
-          (m) => (nowMs: number) => m.recordStatusHtml(filler.state(), nowMs),
-        ),
-      ]
-    : [];
-
-  const statusPage = createStatusPage({ config, ...build, collectors, stations, readings, sections });
+  const statusPage = createStatusPage({ config, ...build, collectors, built, sections });
   const app = buildServer({ config, log, collectors, registry, statusPage, web });
   const bound = await listen(app, config.web.host, config.web.port);
   // A wildcard bind is reachable on localhost; say so in a form a person can click.
@@ -79,14 +50,14 @@ export async function startExporter(
       telemetry_path: config.web.telemetryPath,
       upstream: config.demo ? 'demo simulator' : config.upstream.baseUrl,
       mode: config.upstream.refreshIntervalMs > 0 ? 'background' : 'on-demand',
-      readings: config.readings.enabled,
-      record: filler !== undefined,
+      // Which sources run: `readings: false` when that collector is off, as before the registry.
+      ...Object.fromEntries(SOURCE_LIST.map((source) => [source.name, built[source.name] !== undefined])),
       version: build.version,
     },
     'cityair-exporter listening',
   );
   for (const c of collectors) c.start();
-  filler?.start();
+  for (const w of workers) w.start();
 
   return {
     url,
@@ -97,42 +68,36 @@ export async function startExporter(
       // A request to the API still running would only bring data that nobody will be served: the collectors'
       // timers stop, and the caller exits without waiting for it.
       for (const c of collectors) void c.stop();
-      void filler?.stop();
+      for (const w of workers) void w.stop();
       upstream.close().catch(() => undefined);
     },
   };
 }
 
 /**
- * The connections to the API, shared by every collector: a pool for the station list and one for the readings,
- * as wide as their concurrency (pools.ts says why they are two). The demo's simulator is local: no proxy, no extra
- * CA, and a key made up for this run.
+ * The connections to the API: a pool per source, as wide as its entry asks (pools.ts says why they are apart),
+ * or with --demo to the built-in simulator.
  */
-async function openUpstream(config: Config, build: BuildFacts, log: Logger): Promise<UpstreamPools> {
-  const concurrency = config.readings.concurrency;
-  const userAgent = `cityair-exporter/${build.version}`;
-  if (config.demo) {
-    const { startSimulator } = await import('./demo/simulator.js');
-    const { demoPostsAt } = await import('./demo/stations.js');
-    const key = randomBytes(16).toString('hex');
-    const sim = await startSimulator({ posts: (now) => demoPostsAt(now), apiKey: key });
-    log.warn(
-      { simulator: sim.baseUrl },
-      'demo mode: serving SIMULATED stations from the built-in simulator, not CityAir data',
-    );
-    const pools = openUpstreamPools(
-      { ...config.upstream, baseUrl: sim.baseUrl, apiKey: new Secret(key), userAgent },
-      concurrency,
-    );
-    return {
-      ...pools,
-      close: async () => {
-        await pools.close();
-        await sim.close();
+function openUpstream(config: Config, build: BuildFacts, log: Logger): Promise<UpstreamPools<PoolName>> {
+  return openApi({
+    settings: config.upstream,
+    userAgent: `cityair-exporter/${build.version}`,
+    sockets: socketsOf(config),
+    env: process.env,
+    log,
+    ...(config.demo && {
+      simulated: {
+        start: async (apiKey: string) => {
+          const [{ startSimulator }, { demoStationsAt }] = await Promise.all([
+            import('./demo/simulator.js'),
+            import('./demo/stations.js'),
+          ]);
+          return startSimulator({ posts: (now) => demoStationsAt(now), apiKey });
+        },
+        warning: 'demo mode: serving SIMULATED stations from the built-in simulator, not CityAir data',
       },
-    };
-  }
-  return openRoutedPools(config.upstream, { ...config.upstream, userAgent }, concurrency, process.env, log);
+    }),
+  });
 }
 
 /** The listen address cannot be had; main prints the one line and exits 1. */

@@ -2,9 +2,9 @@
 // Entry point: parse the configuration, start, and stop cleanly on SIGTERM/SIGINT.
 // First, so that the V8 settings act before any dependency is loaded.
 import './v8-settings.js';
-import { ConfigError, helpText, parseCli } from './config/config.js';
+import { helpText, parseCli } from './cli.js';
+import { ConfigError, EXIT, usageFailure } from './config/command-line.js';
 import { readBuildFacts } from './config/package-info.js';
-import { parseRecordCli, recordHelp, splitRecordArgs } from './record/config.js';
 
 const SHUTDOWN_GRACE_MS = 4500;
 
@@ -23,23 +23,12 @@ async function main(): Promise<void> {
     return;
   }
   let action: ReturnType<typeof parseCli>;
-  let record: ReturnType<typeof parseRecordCli> = { config: undefined, warnings: [] };
   try {
-    // The record's flags are its own slice's; the exporter's parser reads the rest.
-    const args = splitRecordArgs(process.argv.slice(2));
-    action = parseCli(args.rest, process.env);
-    if (action.kind === 'run')
-      record = parseRecordCli(args.record, process.env, {
-        demo: action.config.demo,
-        readingsEnabled: action.config.readings.enabled,
-        maxAgeMs: action.config.readings.maxAgeMs,
-      });
+    action = parseCli(process.argv.slice(2), process.env);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`cityair-exporter: ${error.message}\n`);
-    process.exit(2);
+    process.exit(usageFailure(undefined, error));
   }
-  if (action.kind === 'help') return void process.stdout.write(`${helpText(build.version)}\n${recordHelp()}`);
+  if (action.kind === 'help') return void process.stdout.write(helpText(build.version));
   if (action.kind === 'version')
     return void process.stdout.write(`cityair-exporter ${build.version} (revision ${build.revision})\n`);
 
@@ -50,7 +39,7 @@ async function main(): Promise<void> {
   ]);
   const { config } = action;
   const log = createLogger({ ...config.log, secret: config.upstream.apiKey });
-  for (const warning of [...action.warnings, ...record.warnings]) log.warn(warning);
+  for (const warning of action.warnings) log.warn(warning);
   // A process in an unknown state must not keep answering /healthz: exit, and let the supervisor restart it.
   const crash = (what: string) => (err: unknown) => {
     log.fatal({ err }, `${what}; exiting`);
@@ -61,17 +50,14 @@ async function main(): Promise<void> {
 
   let exporter: Awaited<ReturnType<typeof startExporter>>;
   try {
-    exporter = await startExporter(config, build, log, record.config);
+    exporter = await startExporter(config, build, log);
   } catch (error) {
     // Problems found while starting (web config file, CA file, proxy variables) are configuration errors too.
-    if (error instanceof ConfigError) {
-      process.stderr.write(`cityair-exporter: ${error.message}\n`);
-      process.exit(2);
-    }
+    if (error instanceof ConfigError) process.exit(usageFailure(undefined, error));
     // The address is valid but cannot be had now: one line, as for a bad setting, and the status of a failed start.
     if (error instanceof ListenError) {
       process.stderr.write(`cityair-exporter: ${error.message}\n`);
-      process.exit(1);
+      process.exit(EXIT.incomplete);
     }
     log.fatal({ err: error }, 'cannot start');
     process.exit(1);

@@ -4,16 +4,29 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SOURCES } from '../src/sources.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
 /** Shared by every slice, in order: an engine folder imports only the ones before it, never a slice. */
 const ENGINE = ['config', 'runtime', 'log', 'web', 'upstream', 'refresh', 'exposition', 'collector', 'http'];
-/** One folder per data source or reader of their data, in order: a slice may import the engine and earlier slices. */
-// The norms are a table that imports nothing, placed before the status page, which colours readings by them; the
-// report reads the store with the backfill's settings and judges by the norms; the record reads the store as the
-// report does and writes with the backfill's walk and sink.
-const SLICES = ['stations', 'readings', 'norms', 'status', 'backfill', 'report', 'record'];
+/**
+ * One folder per data source (the registry's, in its order) or reader of their data, in order: a slice may import
+ * the engine and earlier slices.
+ */
+// The norms are a table that imports nothing, placed first: the readings' status fragment colours readings by
+// them. The status page, the backfill and the report read the sources; the report reads the store with the
+// backfill's settings and judges by the norms. A source that writes with the backfill's walk and sink and reads the
+// store as the report does (the record) is built with the others but layered after those it imports.
+const READERS = ['status', 'backfill', 'report'];
+const AFTER_READERS = new Set(['record']);
+const SOURCE_NAMES: string[] = SOURCES.map((s) => s.name);
+const SLICES = [
+  'norms',
+  ...SOURCE_NAMES.filter((name) => !AFTER_READERS.has(name)),
+  ...READERS,
+  ...SOURCE_NAMES.filter((name) => AFTER_READERS.has(name)),
+];
 /** The simulated API: outside data, built only from the engine's settings. */
 const DEMO = 'demo';
 /** Files directly in src/: the entry point and the composition root, which may import anything. */

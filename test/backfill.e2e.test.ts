@@ -15,7 +15,7 @@ import {
   type Simulator as DemoSimulator,
   startSimulator as startDemoSimulator,
 } from '../src/demo/simulator.js';
-import { demoPosts } from '../src/demo/stations.js';
+import { demoStations } from '../src/demo/stations.js';
 import { convertWithin } from '../src/readings/ranges.js';
 import {
   loadDashboards,
@@ -34,7 +34,7 @@ import { type Simulator, startSimulator } from './support/simulator.js';
 const KEY = 'bf-e2e-7Qx2Lm9Tz4Wk';
 const STEP = 300_000;
 const DAY = 86_400_000;
-const posts = demoPosts();
+const posts = demoStations();
 const NOW = Date.now();
 const FROM = Math.floor((NOW - 3 * DAY) / STEP) * STEP;
 const TO = Math.floor((NOW - DAY) / STEP) * STEP;

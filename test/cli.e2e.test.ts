@@ -6,8 +6,8 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SETTINGS } from '../src/config/config.js';
-import { demoPosts } from '../src/demo/stations.js';
+import { SETTINGS } from '../src/cli.js';
+import { demoStations } from '../src/demo/stations.js';
 import { runExporter, startExporterProcess } from './support/exporter-process.js';
 import { get, sample } from './support/http.js';
 import { startSimulator } from './support/simulator.js';
@@ -101,7 +101,7 @@ describe('command line', () => {
   it('sends the key read from a file, trimmed, to the API', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cityair-key-'));
     writeFileSync(join(dir, 'key'), '  file-key-0123456789abc\n');
-    const sim = await startSimulator({ posts: demoPosts(), apiKey: 'file-key-0123456789abc' });
+    const sim = await startSimulator({ posts: demoStations(), apiKey: 'file-key-0123456789abc' });
     const p = await startExporterProcess({
       args: [`--upstream.url=${sim.baseUrl}`, `--upstream.api-key-file=${join(dir, 'key')}`],
     });

@@ -1,6 +1,6 @@
 // The exporter as users run it (node dist/main.js) against the simulator over loopback.
 import { afterEach, describe, expect, it } from 'vitest';
-import { demoPosts, syntheticPosts } from '../src/demo/stations.js';
+import { demoStations, syntheticStations } from '../src/demo/stations.js';
 import { type ExporterProcess, startExporterProcess } from './support/exporter-process.js';
 import { eventually, get, lines, sample } from './support/http.js';
 import { checkMetrics } from './support/promtool.js';
@@ -111,7 +111,7 @@ describe('metrics', () => {
   it('drops a station that leaves the list and leaves nothing behind a rename', async () => {
     const p = await exporter('--upstream.min-interval=0s');
     expect(await scrape(p)).toContain('id="1017"');
-    const posts = demoPosts().filter((s) => s.id !== 1017);
+    const posts = demoStations().filter((s) => s.id !== 1017);
     const renamed = posts.map((s) => (s.id === 1000 ? { ...s, name: 'Renamed station' } : s));
     sim().setPosts(renamed);
     const text = await scrape(p);
@@ -123,7 +123,7 @@ describe('metrics', () => {
   });
 
   it('exports the valid stations of a list with invalid and duplicate elements, and counts the rest', async () => {
-    const [a, b] = demoPosts();
+    const [a, b] = demoStations();
     sim().setPosts([a, { ...a, name: 'dup' }, { id: 'x' }, b, { id: 5, name: 'no state' }]);
     const p = await exporter('--upstream.min-interval=0s');
     const text = await scrape(p);
@@ -256,7 +256,7 @@ describe('when data is fetched', () => {
   });
 
   it('handles a list of 20,000 stations', async () => {
-    sim().setPosts(syntheticPosts(20_000));
+    sim().setPosts(syntheticStations(20_000));
     const p = await exporter('--upstream.min-interval=0s');
     const text = await scrape(p);
     expect(lines(text, 'cityair_station_online')).toHaveLength(20_000);

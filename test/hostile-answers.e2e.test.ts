@@ -2,7 +2,7 @@
 // with a reason that names the cap, and its probes keep answering meanwhile. The bound is generous (1 s) because
 // the machine is shared; the figures are in docs/benchmarks.md ("Hostile answers", `npm run bench -- --phases=hostile`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoPosts } from '../src/demo/stations.js';
+import { demoStations } from '../src/demo/stations.js';
 import { type ExporterProcess, startExporterProcess } from './support/exporter-process.js';
 import { type Simulator, startSimulator } from './support/simulator.js';
 
@@ -10,7 +10,7 @@ const KEY = 'hostile-e2e-key-3a9c71d2';
 
 let sim: Simulator;
 beforeAll(async () => {
-  sim = await startSimulator({ posts: demoPosts(), apiKey: KEY });
+  sim = await startSimulator({ posts: demoStations(), apiKey: KEY });
 });
 afterAll(async () => sim?.close());
 
@@ -71,7 +71,7 @@ describe('answers built to freeze the exporter', () => {
 
   it('refuses readings answers of 60 MB by the readings cap, and /healthz keeps answering', async () => {
     const huge = Buffer.from(`{"data":[${'{"postId":1},'.repeat(5_000_000)}{}]}`);
-    const ids = demoPosts().map((p) => p.id);
+    const ids = demoStations().map((p) => p.id);
     for (const id of ids) sim.setReadingsFault(id, { kind: 'body', body: huge });
     try {
       await withExporter(['--collector.measurements', '--measurements.concurrency=8'], async (p) => {

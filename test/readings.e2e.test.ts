@@ -2,7 +2,7 @@
 // it asks the API for, what it serves, and that it stays silent when off.
 import { describe, expect, it } from 'vitest';
 import { demoHasNoReadings, demoRow } from '../src/demo/readings.js';
-import { demoPosts } from '../src/demo/stations.js';
+import { demoStations } from '../src/demo/stations.js';
 import type { ExporterProcess } from './support/exporter-process.js';
 import { eventually, get, lines, sample } from './support/http.js';
 import { expectOnlyKnownLint } from './support/promtool.js';
@@ -10,7 +10,7 @@ import { useUpstreamFixture } from './support/upstream-fixture.js';
 
 const KEY = 'e2e-readings-key-3f9a71';
 const fixture = useUpstreamFixture(KEY);
-const posts = demoPosts();
+const posts = demoStations();
 const listed = posts.map((p) => p.id);
 const TIMESTAMP = 'cityair_measurement_timestamp_seconds';
 

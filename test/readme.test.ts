@@ -3,14 +3,22 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { SETTINGS } from '../src/config/config.js';
+import { SETTINGS } from '../src/cli.js';
 import { formatDuration } from '../src/config/units.js';
 import { EXPORTER_METRICS } from '../src/exposition/catalog.js';
-import { READING_METRICS } from '../src/readings/metrics.js';
-import { STATION_LIST_HEALTH, STATION_METRICS } from '../src/stations/metrics.js';
+import { SOURCES } from '../src/sources.js';
 import { stationTable } from '../src/status/table.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const read = (path: string): string => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+/** Where a setting's row is: the README, or the page of docs/ of the source it belongs to. */
+const pageOf = new Map<unknown, string>();
+for (const source of SOURCES)
+  if (source.docs !== undefined) {
+    const page = read(source.docs);
+    for (const s of Object.values(source.settings)) pageOf.set(s, page);
+    for (const table of source.metrics) for (const m of Object.values(table)) pageOf.set(m, page);
+  }
 const pkg = z
   .object({ scripts: z.record(z.string(), z.string()) })
   .parse(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')));
@@ -19,7 +27,8 @@ const ci = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8');
 describe('README', () => {
   it('documents every setting with its flag, env variable and default', () => {
     for (const s of Object.values(SETTINGS)) {
-      const row = readme.split('\n').find((l) => l.includes(`\`${s.env}\``) && l.startsWith('|'));
+      const page = pageOf.get(s) ?? readme;
+      const row = page.split('\n').find((l) => l.includes(`\`${s.env}\``) && l.startsWith('|'));
       expect(row, s.env).toBeDefined();
       if (s.flag) expect(row).toContain(`\`--${s.flag}\``);
       if (s.default) expect(row).toContain(`\`${s.default}\``);
@@ -32,7 +41,8 @@ describe('README', () => {
       readme.indexOf('each up to a ceiling:'),
       readme.indexOf('An invalid value'),
     );
-    const ranged = Object.values(SETTINGS).filter((s) => s.range !== undefined);
+    // A source with a page of its own gives its ranges there (test/record/docs.test.ts for the record's).
+    const ranged = Object.values(SETTINGS).filter((s) => s.range !== undefined && !pageOf.has(s));
     expect(ranged.length).toBeGreaterThanOrEqual(8);
     for (const s of ranged) {
       // Settings that share a ceiling are listed together: the group ends at the next semicolon or full stop.
@@ -79,11 +89,12 @@ describe('README', () => {
   });
 
   it('documents every metric of the catalog', () => {
-    const all = [STATION_METRICS, STATION_LIST_HEALTH, EXPORTER_METRICS, READING_METRICS].flatMap((table) =>
+    // The engine's own families, and every table of every source of the registry.
+    const all = [EXPORTER_METRICS, ...SOURCES.flatMap((s) => s.metrics)].flatMap((table) =>
       Object.values(table),
     );
     for (const m of all) {
-      expect(readme, m.name).toContain(`\`${m.name}\``);
+      expect(pageOf.get(m) ?? readme, m.name).toContain(`\`${m.name}\``);
     }
   });
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeWriteRequest, wireLabels } from '../src/backfill/remote-write-proto.js';
 import { demoRow } from '../src/demo/readings.js';
-import { demoPosts } from '../src/demo/stations.js';
+import { demoStations } from '../src/demo/stations.js';
 import { binaryPath, type Daemon, startVictoriaMetrics, waitFor } from './support/daemon.js';
 import { type ExporterProcess, startExporterProcess } from './support/exporter-process.js';
 import { prometheusPath, startPrometheus } from './support/prometheus.js';
@@ -203,7 +203,7 @@ describe.concurrent.each(STORES)('the record with $name', (store) => {
 
   beforeAll(async () => {
     if (!store.available()) return;
-    sim = await startSimulator({ posts: demoPosts(), apiKey: KEY });
+    sim = await startSimulator({ posts: demoStations(), apiKey: KEY });
     const started = await store.start();
     stopStore = started.stop;
     urls = started;

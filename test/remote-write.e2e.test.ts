@@ -12,7 +12,7 @@ import { decodeWriteRequest } from '../src/backfill/remote-write-proto.js';
 import { BACKFILL_FAMILIES } from '../src/backfill/samples.js';
 import { demoReadings } from '../src/demo/history.js';
 import { type Simulator, startSimulator } from '../src/demo/simulator.js';
-import { demoPosts } from '../src/demo/stations.js';
+import { demoStations } from '../src/demo/stations.js';
 import { convertWithin } from '../src/readings/ranges.js';
 import { runBackfill } from './support/backfill.js';
 import { binaryPath, type Daemon, freePort, makeTempDir, startDaemon, waitFor } from './support/daemon.js';
@@ -73,7 +73,7 @@ async function expectBackfilled(query: Query, exact: boolean): Promise<void> {
 describe('remote write', () => {
   let sim: Simulator;
   beforeAll(async () => {
-    sim = await startSimulator({ posts: demoPosts(), apiKey: KEY });
+    sim = await startSimulator({ posts: demoStations(), apiKey: KEY });
   });
   afterAll(async () => {
     await sim?.close();

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { demoPosts, syntheticPosts } from '../src/demo/stations.js';
+import { demoStations, syntheticStations } from '../src/demo/stations.js';
 import type { ExporterProcess } from './support/exporter-process.js';
 import { lines, sample } from './support/http.js';
 import { PROMETHEUS_2_ACCEPT, PROMETHEUS_3_ACCEPT } from './support/prometheus-headers.js';
@@ -85,7 +85,7 @@ describe('exposition format', () => {
   });
 
   it('passes promtool in both formats with 20,000 stations', async () => {
-    sim().setPosts(syntheticPosts(20_000));
+    sim().setPosts(syntheticStations(20_000));
     const p = await exporter();
     const text = await rawScrape(p.url, { accept: '*/*' });
     const om = await rawScrape(p.url, { accept: PROMETHEUS_2_ACCEPT });
@@ -105,7 +105,7 @@ describe('scrape deadline', () => {
   it('answers before Prometheus gives up, cityair_up unchanged by the refresh in flight, and keeps the late refresh for the next scrape', async () => {
     const p = await exporter('--upstream.min-interval=0s', '--upstream.timeout=5s', '--log.level=debug');
     sim().setFault({ kind: 'slow', delayMs: 2000 });
-    sim().setPosts(demoPosts().slice(0, 10));
+    sim().setPosts(demoStations().slice(0, 10));
     sim().resetCount();
     const t0 = Date.now();
     const first = await rawScrape(p.url, { 'x-prometheus-scrape-timeout-seconds': '1' });

@@ -3,7 +3,7 @@
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoPosts } from '../src/demo/stations.js';
+import { demoStations } from '../src/demo/stations.js';
 import { type ExporterProcess, startExporterProcess } from './support/exporter-process.js';
 import { eventually, sample } from './support/http.js';
 import { PROMETHEUS_2_ACCEPT } from './support/prometheus-headers.js';
@@ -37,7 +37,7 @@ async function visitEverything(pair: Pair): Promise<string> {
 }
 
 async function startPair(): Promise<Pair> {
-  const sim = await startSimulator({ posts: demoPosts(), apiKey: KEY });
+  const sim = await startSimulator({ posts: demoStations(), apiKey: KEY });
   const exporter = await startExporterProcess({
     args: [
       `--upstream.url=${sim.baseUrl}`,
@@ -187,6 +187,6 @@ describe('hostile requests', () => {
     expect(page).not.toContain('<script>alert(1)');
     expect(page).not.toContain('<b>tz');
     expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    pair.sim.setPosts(demoPosts());
+    pair.sim.setPosts(demoStations());
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoPosts } from '../src/demo/stations.js';
+import { demoStations } from '../src/demo/stations.js';
 import { startExporterProcess } from './support/exporter-process.js';
 import { get, lines } from './support/http.js';
 import { type Simulator, startSimulator } from './support/simulator.js';
@@ -8,7 +8,7 @@ const KEY = 'server-e2e-key-0a9b8c7d';
 let sim: Simulator;
 
 beforeAll(async () => {
-  sim = await startSimulator({ posts: demoPosts(), apiKey: KEY });
+  sim = await startSimulator({ posts: demoStations(), apiKey: KEY });
 });
 afterAll(async () => sim.close());
 

@@ -7,7 +7,7 @@ import type { Locator } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { DEMO_SMELTER_ID } from '../src/demo/readings.js';
-import { demoPosts } from '../src/demo/stations.js';
+import { demoStations } from '../src/demo/stations.js';
 import { hashOf } from './security/helpers.js';
 import { type BrowserSession, chromiumPath, isLoopback, openBrowser } from './support/browser.js';
 import { waitFor } from './support/daemon.js';
@@ -92,7 +92,7 @@ describe.skipIf(!browserPath)('status page in Chromium', () => {
 
   it('colours the readings by their band of ПДК м.р., explains the colours, and sorts by the multiple', async () => {
     const p = await ready('--collector.measurements', '--measurements.refresh-interval=1m');
-    const smelter = demoPosts().find((x) => x.id === DEMO_SMELTER_ID)?.name ?? '';
+    const smelter = demoStations().find((x) => x.id === DEMO_SMELTER_ID)?.name ?? '';
     // The first round of readings follows the first station list.
     await waitFor(
       'the demo smelter’s reading',

@@ -1,19 +1,24 @@
 // `cityair-exporter backfill`: settings, the upstream (or the demo's simulator), the sink, progress, signals,
 // then one run, the summary and the exit status: 0 every station read, 1 some were not (or nothing could be),
 // 2 invalid use.
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../config/config.js';
+import {
+  ConfigError,
+  EXIT,
+  flagOptions,
+  usageFailure,
+  withBareBooleansTrue,
+} from '../config/command-line.js';
+import { READINGS_INTERVAL_MS } from '../config/config.js';
 import type { BuildFacts } from '../config/package-info.js';
-import { Secret } from '../config/secret.js';
-import { parseDurationMs } from '../config/units.js';
 import { createLogger } from '../log/logger.js';
 import { readReadingRows } from '../readings/read.js';
 import { limitHeapGrowth } from '../runtime/heap-growth.js';
 import { armTimer } from '../runtime/timers.js';
 import { readStations } from '../stations/read.js';
-import { openRoutedPools, openUpstreamPools, type UpstreamPools } from '../upstream/pools.js';
-import { type BackfillConfig, backfillFlagOptions, backfillHelp, parseBackfillCli } from './config.js';
+import { STATION_SOCKETS } from '../stations/slice.js';
+import { openApi, type SimulatedApi, type UpstreamPools } from '../upstream/pools.js';
+import { BACKFILL_COMMAND_LINE, type BackfillConfig, backfillHelp, parseBackfillCli } from './config.js';
 import { openMetricsSink } from './openmetrics-sink.js';
 import { outputOpenProblem, outputPathProblem } from './output-path.js';
 import { startProgress } from './progress.js';
@@ -23,9 +28,11 @@ import { newStats } from './stats.js';
 import { type ArgToken, invokedAs, retryCommand, summaryText } from './summary.js';
 
 type Log = ReturnType<typeof createLogger>;
+/** A pool for the station list and one for the readings, as in the exporter. */
+type Pools = 'stations' | 'readings';
 
 /** Starts the simulated API for --demo (the composition root hands it in: a slice does not import the demo). */
-export type StartDemo = (apiKey: string) => Promise<{ baseUrl: string; close: () => Promise<void> }>;
+export type StartDemo = (apiKey: string) => Promise<SimulatedApi>;
 
 export async function backfillMain(
   argv: readonly string[],
@@ -39,13 +46,11 @@ export async function backfillMain(
     const action = parseBackfillCli(argv, env, Date.now());
     if (action.kind === 'help') {
       process.stdout.write(backfillHelp(build.version));
-      return 0;
+      return EXIT.ok;
     }
     config = action.config;
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`cityair-exporter backfill: ${error.message}\n`);
-    return 2;
+    return usageFailure('backfill', error);
   }
   const tty = process.stderr.isTTY ? process.stderr : undefined;
   let clearLine = (): void => undefined;
@@ -64,13 +69,11 @@ export async function backfillMain(
       'no --label job=... and instance=...: the series will not be those Prometheus scraped, and the dashboards select on job and instance',
     );
   }
-  let opened: { upstream: UpstreamPools; sink: Sink };
+  let opened: { upstream: UpstreamPools<Pools>; sink: Sink };
   try {
     opened = await open(config, build, log, demo);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`cityair-exporter backfill: ${error.message}\n`);
-    return 2;
+    return usageFailure('backfill', error);
   }
   const { upstream, sink } = opened;
   const stats = newStats(Date.now());
@@ -94,7 +97,7 @@ export async function backfillMain(
       fetchRows: readReadingRows({
         getJson: (path, validate) =>
           upstream.readings.getJson(path, validate, {
-            maxBodyBytes: config.measurements.maxBodyBytes,
+            maxBodyBytes: config.readings.maxBodyBytes,
             maxBodySetting: '--measurements.max-body-size',
           }),
       }),
@@ -102,10 +105,10 @@ export async function backfillMain(
       stats,
       fromMs: config.fromMs,
       toMs: config.toMs,
-      interval: config.measurements.interval,
-      intervalMs: parseDurationMs(config.measurements.interval) ?? 300_000,
-      only: config.measurements.stations,
-      concurrency: config.measurements.concurrency,
+      interval: config.readings.interval,
+      intervalMs: READINGS_INTERVAL_MS[config.readings.interval],
+      only: config.readings.stations,
+      concurrency: config.readings.concurrency,
       labels: config.labels,
       retries: config.retries,
       maxBackoffMs: config.upstream.maxBackoffMs,
@@ -182,8 +185,8 @@ const outputOf = (config: BackfillConfig): string | undefined =>
 
 function tokensOf(argv: readonly string[]): ArgToken[] {
   const { tokens } = parseArgs({
-    args: [...argv],
-    options: backfillFlagOptions(),
+    args: withBareBooleansTrue(argv, BACKFILL_COMMAND_LINE),
+    options: flagOptions(BACKFILL_COMMAND_LINE),
     strict: false,
     tokens: true,
   });
@@ -195,7 +198,7 @@ async function open(
   build: BuildFacts,
   log: Log,
   demo: StartDemo | undefined,
-): Promise<{ upstream: UpstreamPools; sink: Sink }> {
+): Promise<{ upstream: UpstreamPools<Pools>; sink: Sink }> {
   const sink = await openSink(config, build);
   try {
     return { upstream: await openUpstream(config, build, log, demo), sink };
@@ -235,25 +238,19 @@ async function openUpstream(
   build: BuildFacts,
   log: Log,
   demo: StartDemo | undefined,
-): Promise<UpstreamPools> {
-  const concurrency = config.measurements.concurrency;
-  const userAgent = `cityair-exporter/${build.version}`;
-  if (config.demo) {
-    if (!demo) throw new ConfigError('--demo is not available in this build');
-    const key = randomBytes(16).toString('hex');
-    const sim = await demo(key);
-    log.warn({ simulator: sim.baseUrl }, 'demo mode: backfilling SIMULATED readings, not CityAir data');
-    const pools = openUpstreamPools(
-      { ...config.upstream, baseUrl: sim.baseUrl, apiKey: new Secret(key), userAgent },
-      concurrency,
-    );
-    const close = async (): Promise<void> => {
-      await pools.close();
-      await sim.close();
-    };
-    return { ...pools, close };
-  }
-  return openRoutedPools(config.upstream, { ...config.upstream, userAgent }, concurrency, process.env, log);
+): Promise<UpstreamPools<Pools>> {
+  if (config.demo && !demo) throw new ConfigError('--demo is not available in this build');
+  return openApi({
+    settings: config.upstream,
+    userAgent: `cityair-exporter/${build.version}`,
+    sockets: { stations: STATION_SOCKETS, readings: config.readings.concurrency },
+    env: process.env,
+    log,
+    ...(config.demo &&
+      demo && {
+        simulated: { start: demo, warning: 'demo mode: backfilling SIMULATED readings, not CityAir data' },
+      }),
+  });
 }
 
 /** SIGINT and SIGTERM: remove the partial output, then exit 130 or 143 as shells expect. */

@@ -15,7 +15,8 @@ import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { MetricSpec } from '../exposition/catalog.js';
-import { escapeHelp, escapeLabelValue } from '../exposition/escape.js';
+import { escapeLabelValue } from '../exposition/escape.js';
+import { familyHeader } from '../exposition/gauge-text.js';
 import { armTimer } from '../runtime/timers.js';
 import { MAX_NUMBER_BYTES, writeNumber } from './number-bytes.js';
 import { BACKFILL_FAMILIES, forEachSample, type Series, stationSeries } from './samples.js';
@@ -33,11 +34,6 @@ import {
   streamDestination,
   whenWritable,
 } from './spool.js';
-
-export function familyHeader(f: MetricSpec): string {
-  // OpenMetrics escapes quotes in HELP too (text 0.0.4 does not).
-  return `# HELP ${f.name} ${escapeHelp(f.help).replace(/"/g, '\\"')}\n# TYPE ${f.name} ${f.type}\n`;
-}
 
 export function seriesPrefix(series: Series): string {
   const labels = series.labels.map(([name, value]) => `${name}="${escapeLabelValue(value)}"`).join(',');
@@ -132,7 +128,7 @@ export async function openMetricsSink(path: string, stdout: Writable = process.s
   }
   const lanes = newLanes([output, ...spools.map(fileDestination)]);
   const first = BACKFILL_FAMILIES[0] as MetricSpec;
-  const header = text(familyHeader(first));
+  const header = text(familyHeader(first, 'openmetrics'));
   const lane0 = lanes.lanes[0];
   if (lane0) {
     reserve(lanes, lane0, header.length);
@@ -146,7 +142,7 @@ export async function openMetricsSink(path: string, stdout: Writable = process.s
     finish: async () => {
       await flushLanes(lanes);
       for (const family of BACKFILL_FAMILIES.slice(1)) {
-        await output(text(familyHeader(family)));
+        await output(text(familyHeader(family, 'openmetrics')));
         // Closed by drainSpool, whatever happens.
         const spool = spools.shift();
         if (spool !== undefined) await drainSpool(spool, output);

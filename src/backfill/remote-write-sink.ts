@@ -9,7 +9,7 @@ import { parseRetryAfter } from '../upstream/failure.js';
 import type { RemoteWriteTarget } from './config.js';
 import { credentialsOf, redact, targetHeaders, targetTls } from './http-target.js';
 import { encodeWriteRequest, type WireSeries, wireLabels } from './remote-write-proto.js';
-import { backoffMs } from './retry.js';
+import { retryBackoffMs } from './retry.js';
 import { forEachSample, type Series, stationSeries } from './samples.js';
 import type { Sink, StationWriter } from './sink.js';
 
@@ -62,7 +62,7 @@ export async function remoteWriteSink(
         throw new Error(`remote write: ${outcome.message}`);
       await sleep(
         outcome.retryAfterMs ??
-          backoffMs(attempt, { maxBackoffMs: options.maxBackoffMs, random: Math.random }),
+          retryBackoffMs(attempt, { maxBackoffMs: options.maxBackoffMs, random: Math.random }),
       );
     }
   };

@@ -1,9 +1,7 @@
 // Asking the API again: a failed request is retried with backoff a bounded number of times; a 429, or a 503 with
 // Retry-After, pauses every request of the run (all stations share one gate) until the time the API named.
+import { backoffMs, RETRY_AFTER_CAP_MS } from '../refresh/policy.js';
 import { failure, type Result } from '../upstream/failure.js';
-
-/** A Retry-After is honoured up to this, as in the exporter. */
-const MAX_RETRY_AFTER_MS = 3_600_000;
 
 /** Reasons worth asking again: the API or the path was busy or broken for a moment. */
 const RETRYABLE = new Set(['rate_limited', 'http_5xx', 'timeout', 'network', 'invalid_json']);
@@ -40,22 +38,27 @@ export async function withRetries<T>(
     onAttempt(outcome);
     if (outcome.ok || !RETRYABLE.has(outcome.reason) || attempt >= options.retries) return outcome;
     const asked =
-      outcome.retryAfterMs === undefined ? undefined : Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS);
+      outcome.retryAfterMs === undefined ? undefined : Math.min(outcome.retryAfterMs, RETRY_AFTER_CAP_MS);
     if (asked !== undefined || outcome.reason === 'rate_limited') {
       options.gate.untilMs = Math.max(
         options.gate.untilMs,
-        options.now() + (asked ?? backoffMs(attempt, options)),
+        options.now() + (asked ?? retryBackoffMs(attempt, options)),
       );
     } else {
-      await options.sleep(backoffMs(attempt, options));
+      await options.sleep(retryBackoffMs(attempt, options));
     }
   }
 }
 
-/** 1 s, 2 s, 4 s ... up to --upstream.max-backoff, jittered down by up to half so stations do not retry in step. */
-export function backoffMs(attempt: number, options: Pick<RetryOptions, 'maxBackoffMs' | 'random'>): number {
-  const full = Math.min(options.maxBackoffMs, 1000 * 2 ** attempt);
-  return Math.round(full * (0.5 + options.random() / 2));
+/**
+ * The wait before retry `attempt` + 1: the exporter's backoff (refresh/policy.ts) after `attempt` + 1 failures in
+ * a row, 1 s, 2 s, 4 s ... up to --upstream.max-backoff, jittered so stations do not retry in step.
+ */
+export function retryBackoffMs(
+  attempt: number,
+  options: Pick<RetryOptions, 'maxBackoffMs' | 'random'>,
+): number {
+  return backoffMs(attempt + 1, options.random(), options.maxBackoffMs);
 }
 
 async function waitForGate(options: RetryOptions): Promise<void> {

@@ -4,6 +4,7 @@
 import type { FetchReadingRows } from '../readings/read.js';
 import { idsToRead } from '../readings/round.js';
 import type { ReadingsInterval } from '../readings/schema.js';
+import { forEachAtMost } from '../runtime/pool.js';
 import type { FetchStations } from '../stations/read.js';
 import type { Station } from '../stations/schema.js';
 import type { Failure } from '../upstream/failure.js';
@@ -76,10 +77,10 @@ export async function runBackfill(options: RunOptions): Promise<RunResult> {
   const failed: FailedStation[] = [];
   const written = new Map<number, Written>();
   let sinkError: Error | undefined;
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (sinkError === undefined && next < stations.length) {
-      const station = stations[next++] as Station;
+  await forEachAtMost(
+    stations,
+    options.concurrency,
+    async (station) => {
       const state: Written = { writer: options.sink.station(station, options.labels) };
       written.set(station.id, state);
       try {
@@ -92,10 +93,9 @@ export async function runBackfill(options: RunOptions): Promise<RunResult> {
         sinkError ??= error as Error;
       }
       stats.stationsDone++;
-    }
-  };
-  const workers = Math.max(1, Math.min(options.concurrency, stations.length));
-  await Promise.all(Array.from({ length: stations.length === 0 ? 0 : workers }, worker));
+    },
+    () => sinkError !== undefined,
+  );
   const acceptedSamples = options.sink.acceptedSamples?.();
   if (sinkError && acceptedSamples !== undefined) {
     const all = unwritten(stations, written, failed, options.fromMs, sinkError.message);

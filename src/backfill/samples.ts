@@ -2,19 +2,14 @@
 // descriptive families from today's station list, so that the dashboards' joins on cityair_station_info find a
 // name for every past row. Each sink (OpenMetrics text, remote write) turns these into its own encoding.
 import type { MetricSpec } from '../exposition/catalog.js';
-import { READING_METRICS } from '../readings/metrics.js';
+import { READING_FAMILIES } from '../readings/families.js';
 import type { StationReading } from '../readings/schema.js';
-import { STATION_METRICS } from '../stations/metrics.js';
+import { STATION_METRICS, stationInfoLabels } from '../stations/metrics.js';
 import type { Station } from '../stations/schema.js';
 
 /** The families a backfill writes, in the order their samples appear for each row. */
 export const BACKFILL_FAMILIES: readonly MetricSpec[] = [
-  READING_METRICS.concentration,
-  READING_METRICS.temperature,
-  READING_METRICS.humidity,
-  READING_METRICS.pressure,
-  READING_METRICS.aqi,
-  READING_METRICS.timestamp,
+  ...READING_FAMILIES.map((f) => f.spec),
   STATION_METRICS.info,
   STATION_METRICS.latitude,
   STATION_METRICS.longitude,
@@ -54,10 +49,7 @@ export function stationSeries<T>(
     if (label === undefined || value === undefined) {
       let series = plain.get(family);
       if (series === undefined) {
-        const info = family === STATION_METRICS.info;
-        const own: Label[] = info
-          ? [id, ['name', station.name], ['description', station.description], ['tz', station.tz]]
-          : [id];
+        const own: Label[] = family === STATION_METRICS.info ? stationInfoLabels(station) : [id];
         series = made(family, own);
         plain.set(family, series);
       }
@@ -83,16 +75,16 @@ export type Visit<T> = (series: T, value: number, atMs: number) => void;
 
 /** Calls `visit` for each sample of one row, in the order of BACKFILL_FAMILIES. */
 export function forEachSample<T>(row: StationReading, series: StationSeries<T>, visit: Visit<T>): void {
-  const M = READING_METRICS;
   const at = row.atMs;
-  // In the parser's order (fixed for an answer): sorting would cost an array per row and family, for nothing.
-  for (const [name, value] of row.concentrations)
-    visit(series.get(M.concentration, 'substance', name), value, at);
-  if (row.temperatureCelsius !== undefined) visit(series.get(M.temperature), row.temperatureCelsius, at);
-  if (row.humidityRatio !== undefined) visit(series.get(M.humidity), row.humidityRatio, at);
-  if (row.pressurePascals !== undefined) visit(series.get(M.pressure), row.pressurePascals, at);
-  for (const [name, value] of row.aqi) visit(series.get(M.aqi, 'index', name), value, at);
-  visit(series.get(M.timestamp), at / 1000, at);
+  for (const f of READING_FAMILIES) {
+    if (f.label === undefined) {
+      const value = f.value(row);
+      if (value !== undefined) visit(series.get(f.spec), value, at);
+    } else {
+      // In the parser's order (fixed for an answer): sorting would cost an array per row and family, for nothing.
+      for (const [name, value] of f.values(row)) visit(series.get(f.spec, f.label, name), value, at);
+    }
+  }
   const { station } = series;
   visit(series.get(STATION_METRICS.info), 1, at);
   if (station.latitude !== undefined) visit(series.get(STATION_METRICS.latitude), station.latitude, at);

@@ -2,23 +2,26 @@
 // table written like the exporter's, plus the exporter's upstream and readings settings, taken from that table
 // as they are, so a flag means the same thing, with the same default and check, in both commands.
 import { z } from 'zod';
-import { duration, integerBetween } from '../config/setting-values.js';
-import { SETTINGS, type SettingSpec } from '../config/settings.js';
+import { ConfigError, type ListSettingSpec, readList } from '../config/command-line.js';
+import { integerBetween } from '../config/setting-values.js';
+import {
+  durationSetting,
+  HOUR,
+  LOG_SETTINGS,
+  SECOND,
+  setting,
+  UPSTREAM_SETTINGS,
+} from '../config/settings.js';
+import { READINGS_SETTINGS } from '../readings/settings.js';
+import { BACKFILL_FAMILIES } from './samples.js';
 import { timeSpec } from './time-spec.js';
 
-const setting = <T, const D extends string | undefined>(spec: SettingSpec<T, D>): SettingSpec<T, D> => spec;
-
-/** A flag that may be given several times; each value is checked on its own, then the whole list. */
-export interface ListSettingSpec<T> {
-  readonly flag: string;
-  readonly help: string;
-  readonly item: z.ZodType<T, string>;
-}
+export type { ListSettingSpec } from '../config/command-line.js';
 
 const path = z.string().min(1, 'must not be empty');
 
 // Label names of the exporter's own series: a --label with one of them would silently replace it.
-const RESERVED_LABELS = new Set(['id', 'name', 'description', 'tz', 'substance', 'index']);
+const RESERVED_LABELS = new Set(BACKFILL_FAMILIES.flatMap((f) => f.labels));
 
 export const labelPair = z.string().transform((text, ctx): readonly [string, string] => {
   const eq = text.indexOf('=');
@@ -161,12 +164,12 @@ export const BACKFILL_SETTINGS = {
     help: 'PEM file of extra CA certificates to trust for the remote-write URL.',
     schema: path,
   }),
-  remoteWriteTimeout: setting({
+  remoteWriteTimeout: durationSetting({
     flag: 'remote-write.timeout',
     env: 'CITYAIR_REMOTE_WRITE_TIMEOUT',
     default: '30s',
     help: 'Deadline of one remote-write request.',
-    schema: duration([1000, 3_600_000]),
+    range: [SECOND, HOUR],
   }),
   remoteWriteBatch: setting({
     flag: 'remote-write.max-samples-per-send',
@@ -176,6 +179,18 @@ export const BACKFILL_SETTINGS = {
     schema: integerBetween(100, 100_000),
   }),
 } as const;
+
+/** The --label pairs of a command (the backfill's, the report's), each checked, no name given twice. */
+export function readLabels(
+  spec: ListSettingSpec<readonly [string, string]>,
+  texts: readonly string[],
+): (readonly [string, string])[] {
+  const labels = readList(spec, texts);
+  const names = labels.map(([name]) => name);
+  const repeated = names.find((name, i) => names.indexOf(name) !== i);
+  if (repeated) throw new ConfigError(`invalid --${spec.flag}: ${repeated} is given twice`);
+  return labels;
+}
 
 /** Flags that may repeat. */
 export const BACKFILL_LISTS = {
@@ -191,22 +206,25 @@ export const BACKFILL_LISTS = {
   } satisfies ListSettingSpec<readonly [string, string]>,
 } as const;
 
-/** The exporter's settings that the backfill uses, exactly as the exporter defines them. */
+/**
+ * The exporter's settings that the backfill uses, exactly as the exporter defines them and under the same keys,
+ * so that config.ts assembles them with the exporter's own functions.
+ */
 export const SHARED_SETTINGS = {
-  url: SETTINGS.url,
-  apiKeyFile: SETTINGS.apiKeyFile,
-  apiKey: SETTINGS.apiKey,
-  timeout: SETTINGS.timeout,
-  maxBackoff: SETTINGS.maxBackoff,
-  maxBodySize: SETTINGS.maxBodySize,
-  maxStations: SETTINGS.maxStations,
-  caFile: SETTINGS.caFile,
-  insecureSkipVerify: SETTINGS.insecureSkipVerify,
-  demo: SETTINGS.demo,
-  measurementsInterval: SETTINGS.readingsInterval,
-  measurementsStations: SETTINGS.readingsStations,
-  measurementsConcurrency: SETTINGS.readingsConcurrency,
-  measurementsMaxBodySize: SETTINGS.readingsMaxBodySize,
-  logLevel: SETTINGS.logLevel,
-  logFormat: SETTINGS.logFormat,
+  url: UPSTREAM_SETTINGS.url,
+  apiKeyFile: UPSTREAM_SETTINGS.apiKeyFile,
+  apiKey: UPSTREAM_SETTINGS.apiKey,
+  timeout: UPSTREAM_SETTINGS.timeout,
+  maxBackoff: UPSTREAM_SETTINGS.maxBackoff,
+  maxBodySize: UPSTREAM_SETTINGS.maxBodySize,
+  maxStations: UPSTREAM_SETTINGS.maxStations,
+  caFile: UPSTREAM_SETTINGS.caFile,
+  insecureSkipVerify: UPSTREAM_SETTINGS.insecureSkipVerify,
+  demo: UPSTREAM_SETTINGS.demo,
+  readingsInterval: READINGS_SETTINGS.readingsInterval,
+  readingsStations: READINGS_SETTINGS.readingsStations,
+  readingsConcurrency: READINGS_SETTINGS.readingsConcurrency,
+  readingsMaxBodySize: READINGS_SETTINGS.readingsMaxBodySize,
+  logLevel: LOG_SETTINGS.logLevel,
+  logFormat: LOG_SETTINGS.logFormat,
 } as const;

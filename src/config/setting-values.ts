@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import { formatDuration, parseByteSize, parseDurationMs } from './units.js';
 
-/** The averaging intervals the readings endpoint offers. */
-/** The averaging intervals the readings endpoint is asked for, and the time between its rows at each. */
+/** The averaging intervals the readings endpoint is asked for, and the time between its rows at each: the one
+ * interval table, read by the settings, the live readings, the backfill's walk and the demo. */
 export const READINGS_INTERVAL_MS = {
   '5m': 5 * 60_000,
   '20m': 20 * 60_000,

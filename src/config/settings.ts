@@ -1,6 +1,6 @@
-// The settings table: every setting of the exporter, where it comes from (flag, environment, default), how its
-// value is checked, and how --help shows it. This table is the public contract of the configuration, and the only
-// place a default is written.
+// The engine's settings tables and the shape of every setting: where it comes from (flag, environment, default),
+// how its value is checked, and how --help shows it. The tables (these, each source's, each command's) are the
+// public contract of the configuration, and the only place a default is written.
 import { z } from 'zod';
 import {
   baseUrl,
@@ -11,12 +11,10 @@ import {
   integerBetween,
   listenAddress,
   oneOf,
-  READINGS_INTERVALS,
-  stationIds,
   telemetryPath,
 } from './setting-values.js';
 
-export const POSTS_PATH = '/harvester/v2/Posts';
+export const STATIONS_PATH = '/harvester/v2/Posts';
 
 export interface SettingSpec<T, D extends string | undefined = string | undefined> {
   readonly flag: string | undefined;
@@ -36,25 +34,29 @@ export interface SettingSpec<T, D extends string | undefined = string | undefine
 }
 
 // `const D` keeps the literal default in the type, which is what tells Parsed whether a value is always present.
-const setting = <T, const D extends string | undefined>(spec: SettingSpec<T, D>): SettingSpec<T, D> => spec;
+export const setting = <T, const D extends string | undefined>(spec: SettingSpec<T, D>): SettingSpec<T, D> =>
+  spec;
 
 /** A duration: every one has a ceiling, well below the 24.8 days past which Node fires a timer at once. */
-const durationSetting = <const D extends string>(
+export const durationSetting = <const D extends string>(
   spec: Omit<SettingSpec<number, D>, 'schema'> & { readonly range: DurationRange },
 ): SettingSpec<number, D> => ({ ...spec, schema: duration(spec.range) });
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
 
-/** The settings table: order is the order of --help. */
-export const SETTINGS = {
+/**
+ * The engine's settings, in three groups: how to reach the API (shared by every command), how to serve, how to
+ * log. Each source adds its own between the first and the second (src/sources.ts); order is the order of --help.
+ */
+export const UPSTREAM_SETTINGS = {
   url: setting({
     flag: 'upstream.url',
     env: 'CITYAIR_BASE_URL',
     default: 'https://mycityair.ru',
-    help: `Base URL of the CityAir API; ${POSTS_PATH} is appended.`,
+    help: `Base URL of the CityAir API; ${STATIONS_PATH} is appended.`,
     schema: baseUrl,
   }),
   apiKeyFile: setting({
@@ -143,57 +145,9 @@ export const SETTINGS = {
     schema: boolText,
     boolean: true,
   }),
-  readings: setting({
-    flag: 'collector.measurements',
-    env: 'CITYAIR_MEASUREMENTS',
-    default: 'false',
-    demoDefault: 'true',
-    help: "Read the stations' latest readings (concentrations, AQI, weather) from an undocumented endpoint.",
-    schema: boolText,
-    boolean: true,
-  }),
-  readingsInterval: setting({
-    flag: 'measurements.interval',
-    env: 'CITYAIR_MEASUREMENTS_INTERVAL',
-    default: '5m',
-    help: `Averaging interval asked of the API: ${READINGS_INTERVALS.join(', ')}; 20m is the averaging period of ПДК м.р.`,
-    schema: oneOf(READINGS_INTERVALS, 'an averaging interval of the API'),
-  }),
-  readingsRefreshInterval: durationSetting({
-    flag: 'measurements.refresh-interval',
-    env: 'CITYAIR_MEASUREMENTS_REFRESH_INTERVAL',
-    default: '5m',
-    help: 'How often a round of readings requests runs.',
-    range: [MINUTE, DAY],
-  }),
-  readingsMaxAge: durationSetting({
-    flag: 'measurements.max-age',
-    env: 'CITYAIR_MEASUREMENTS_MAX_AGE',
-    default: '30m',
-    help: 'A station whose newest row is older than this has no reading series.',
-    range: [SECOND, 7 * DAY],
-  }),
-  readingsStations: setting({
-    flag: 'measurements.stations',
-    env: 'CITYAIR_MEASUREMENTS_STATIONS',
-    default: undefined,
-    help: 'Comma-separated station ids to read; others are not requested. Unset: every station of the list.',
-    schema: stationIds,
-  }),
-  readingsMaxBodySize: setting({
-    flag: 'measurements.max-body-size',
-    env: 'CITYAIR_MEASUREMENTS_MAX_BODY_SIZE',
-    default: '2MiB',
-    help: "Cap on the decompressed body of one station's readings answer.",
-    schema: byteSize,
-  }),
-  readingsConcurrency: setting({
-    flag: 'measurements.concurrency',
-    env: 'CITYAIR_MEASUREMENTS_CONCURRENCY',
-    default: '2',
-    help: 'Readings requests in flight at most (1 to 16).',
-    schema: integerBetween(1, 16),
-  }),
+} as const;
+
+export const WEB_SETTINGS = {
   listenAddress: setting({
     flag: 'web.listen-address',
     env: 'CITYAIR_LISTEN_ADDRESS',
@@ -222,6 +176,9 @@ export const SETTINGS = {
     help: "Subtracted from Prometheus' X-Prometheus-Scrape-Timeout-Seconds to get a scrape's deadline.",
     range: [0, MINUTE],
   }),
+} as const;
+
+export const LOG_SETTINGS = {
   logLevel: setting({
     flag: 'log.level',
     env: 'CITYAIR_LOG_LEVEL',
@@ -238,13 +195,14 @@ export const SETTINGS = {
   }),
 } as const;
 
-type Settings = typeof SETTINGS;
-export type SettingName = keyof Settings;
-/** What parseCli hands to assemble: T where the table has a default, T | undefined where it has none. */
-export type Parsed = {
-  readonly [K in SettingName]: Settings[K] extends SettingSpec<infer T, infer D>
+/** What a table of settings reads as: T where the table has a default, T | undefined where it has none. */
+export type ParsedOf<S> = {
+  readonly [K in keyof S]: S[K] extends SettingSpec<infer T, infer D>
     ? D extends string
       ? T
       : T | undefined
     : never;
 };
+
+/** The engine's settings, read. */
+export type Parsed = ParsedOf<typeof UPSTREAM_SETTINGS & typeof WEB_SETTINGS & typeof LOG_SETTINGS>;

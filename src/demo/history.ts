@@ -2,9 +2,9 @@
 // than six hours ago (the exporter's own rounds ask for the last half hour, and never see these). Some stations
 // send their history in other units (µg/m³, hPa), some carry a row whose date is not UTC, one fails twice before
 // it answers and one asks the client to wait first. Permanent failures are for tests to inject.
-import { type DemoAnswer, type DemoRow, demoMeasurements, type ReadingsQuery } from './readings.js';
+import { type DemoAnswer, type DemoRow, demoReadingsAnswer, type ReadingsQuery } from './readings.js';
 import { type Intercept, startSimulator } from './simulator.js';
-import { demoPosts } from './stations.js';
+import { demoStations } from './stations.js';
 
 const HISTORY_AGE_MS = 6 * 3_600_000;
 
@@ -19,9 +19,9 @@ export const demoHistoryHasBadRow = (id: number): boolean => id % 10 === 4;
 
 const MG_FIELDS = ['pm2', 'pm10', 'co', 'no2', 'so2', 'o3', 'h2s'];
 
-/** The simulator's default answers: demoMeasurements, with the history quirks for requests of history. */
+/** The simulator's default answers: demoReadingsAnswer, with the history quirks for requests of history. */
 export function demoReadings(id: number, nowMs: number, query: ReadingsQuery): DemoAnswer {
-  const answer = demoMeasurements(id, nowMs, query);
+  const answer = demoReadingsAnswer(id, nowMs, query);
   return isHistoryQuery(query, nowMs) ? withHistoryQuirks(id, answer) : answer;
 }
 
@@ -79,7 +79,7 @@ export async function startDemoHistory(
   apiKey: string,
 ): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   return startSimulator({
-    posts: demoPosts(),
+    posts: demoStations(),
     apiKey,
     readings: demoReadings,
     intercept: demoHistoryIntercept(),

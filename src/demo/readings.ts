@@ -51,7 +51,7 @@ export const demoHasNoGases = (id: number): boolean => id % 3 === 1;
  */
 export const DEMO_SMELTER_ID = 1068;
 
-export function demoMeasurements(id: number, nowMs: number, query: ReadingsQuery): DemoAnswer {
+export function demoReadingsAnswer(id: number, nowMs: number, query: ReadingsQuery): DemoAnswer {
   const stepMs = READINGS_INTERVAL_MS[query.interval];
   const units: Record<string, string> = { ...UNITS };
   if (id % 4 === 0) units[DEMO_UNKNOWN_UNIT.field] = DEMO_UNKNOWN_UNIT.unit;

@@ -5,9 +5,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { POSTS_PATH } from '../config/config.js';
+import { STATIONS_PATH } from '../config/config.js';
 import { READINGS_INTERVAL_MS, type ReadingsInterval } from '../config/setting-values.js';
-import { demoMeasurements, type ReadingsQuery } from './readings.js';
+import { demoReadingsAnswer, type ReadingsQuery } from './readings.js';
 
 export interface SimulatorOptions {
   readonly host?: string;
@@ -20,7 +20,7 @@ export interface SimulatorOptions {
   readonly gzip?: boolean;
   /** Serve HTTPS with this key and certificate (tests of private CAs and proxies). */
   readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
-  /** The readings answer of a listed station (anything JSON); defaults to demoMeasurements. */
+  /** The readings answer of a listed station (anything JSON); defaults to demoReadingsAnswer. */
   readonly readings?: ReadingsSource;
   /**
    * Sees every request to a known path first, and decides how it is answered: `proceed()` answers as CityAir would
@@ -48,7 +48,7 @@ export interface Simulator {
   readonly close: () => Promise<void>;
 }
 
-const MEASUREMENTS_PATH = new RegExp(`^${POSTS_PATH}/(-?\\d{1,16})/measurements$`);
+const READINGS_PATH = new RegExp(`^${STATIONS_PATH}/(-?\\d{1,16})/measurements$`);
 
 interface Body {
   readonly plain: Buffer;
@@ -61,7 +61,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   let cached: Body | undefined;
   let knownIds: ReadonlySet<number> | undefined;
   const sockets = new Set<Socket>();
-  const readingsSource = options.readings ?? demoMeasurements;
+  const readingsSource = options.readings ?? demoReadingsAnswer;
   const intercept: Intercept = options.intercept ?? ((_req, _res, _route, proceed) => proceed());
 
   const bodyFor = (): Body => {
@@ -110,13 +110,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   const answer = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://sim');
-    const readings = req.method === 'GET' ? MEASUREMENTS_PATH.exec(url.pathname) : null;
+    const readings = req.method === 'GET' ? READINGS_PATH.exec(url.pathname) : null;
     if (readings) {
       const id = Number(readings[1]);
       intercept(req, res, { kind: 'readings', id, url }, (json) => answerReadings(req, res, id, url, json));
       return;
     }
-    if (req.method !== 'GET' || url.pathname !== POSTS_PATH) {
+    if (req.method !== 'GET' || url.pathname !== STATIONS_PATH) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
       return;
     }

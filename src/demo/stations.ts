@@ -43,7 +43,7 @@ const STREETS = [
 ];
 
 /** The demo's fixed list: 40 stations, 5 of them offline. */
-export function demoPosts(): ApiPost[] {
+export function demoStations(): ApiPost[] {
   return Array.from({ length: 40 }, (_, i) => {
     const place = PLACES[i % PLACES.length] as Place;
     const street = STREETS[(i * 3) % STREETS.length] as string;
@@ -63,13 +63,13 @@ export function demoPosts(): ApiPost[] {
 }
 
 /** Every seventh station flips online/offline each period, so dashboards and alerts have something to show. */
-export function demoPostsAt(nowMs: number, periodMs = 60_000): ApiPost[] {
+export function demoStationsAt(nowMs: number, periodMs = 60_000): ApiPost[] {
   const tick = Math.floor(nowMs / periodMs);
-  return demoPosts().map((p, i) => (i % 7 === 3 && tick % 2 === 1 ? { ...p, isOnline: !p.isOnline } : p));
+  return demoStations().map((p, i) => (i % 7 === 3 && tick % 2 === 1 ? { ...p, isOnline: !p.isOnline } : p));
 }
 
 /** n stations with ids from 1,000,000 up (the range where %g-style printing breaks), names with escapes. */
-export function syntheticPosts(n: number): ApiPost[] {
+export function syntheticStations(n: number): ApiPost[] {
   return Array.from({ length: n }, (_, i) => {
     const place = PLACES[i % PLACES.length] as Place;
     return {

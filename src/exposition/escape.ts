@@ -9,6 +9,11 @@ export function escapeLabelValue(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 
-export function escapeHelp(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+/** The two formats a family is written in: Prometheus text 0.0.4 and OpenMetrics 1.0. */
+export type ExpositionFormat = 'text' | 'openmetrics';
+
+/** HELP text: backslash and line feed escaped in both formats; OpenMetrics escapes double quotes too. */
+export function escapeHelp(text: string, format: ExpositionFormat = 'text'): string {
+  const escaped = text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+  return format === 'openmetrics' ? escaped.replace(/"/g, '\\"') : escaped;
 }

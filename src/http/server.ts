@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Collector } from '../collector/contract.js';
-import type { Config } from '../config/config.js';
+import type { EngineConfig } from '../config/config.js';
 import type { WebSecurity } from '../web/security.js';
 import { metricsHandler } from './metrics-route.js';
 
@@ -14,7 +14,7 @@ export interface HtmlPage {
 }
 
 export interface ServerDeps {
-  readonly config: Pick<Config, 'upstream' | 'web'>;
+  readonly config: Pick<EngineConfig, 'upstream' | 'web'>;
   readonly log: Logger;
   /** Each adds its part to /metrics; readiness waits for those that gate it. */
   readonly collectors: readonly Collector[];

@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { type Collector, healthOf } from '../collector/contract.js';
-import type { Config } from '../config/config.js';
+import type { EngineConfig } from '../config/config.js';
 import type { RecordRequest } from '../exposition/request-metrics.js';
 import { createRequestMetrics } from '../exposition/request-metrics.js';
 import type { Clock } from '../refresh/clock.js';
@@ -19,6 +19,7 @@ import { type FetchReadings, readReadings } from './read.js';
 import type { RoundCursor } from './rotation.js';
 import { idsToRead, runReadingsRound } from './round.js';
 import { type ServedReadings, servedReadings } from './served.js';
+import type { ReadingsConfig } from './settings.js';
 import { readingsSource } from './source.js';
 
 export type ReadingsState = CollectorState<ReadingsData>;
@@ -32,7 +33,10 @@ export interface ReadingsCollector extends Collector {
 }
 
 export interface ReadingsDeps {
-  readonly config: Pick<Config, 'readings' | 'upstream'>;
+  readonly config: {
+    readonly readings: ReadingsConfig;
+    readonly upstream: Pick<EngineConfig['upstream'], 'maxBackoffMs'>;
+  };
   readonly upstream: Pick<Upstream, 'getJson'>;
   readonly registry: Registry;
   readonly log: Logger;
@@ -101,7 +105,7 @@ export interface ReadingsCollectorOptions {
   readonly fetchReadings: FetchReadings;
   /** The last good station list, however old: the only source of ids to ask for. */
   readonly stationList: () => StationList | undefined;
-  readonly settings: Config['readings'];
+  readonly settings: ReadingsConfig;
   readonly maxBackoffMs: number;
   readonly log: Logger;
   /** Once per request, for the readings request counters and histogram. */
@@ -112,7 +116,7 @@ export interface ReadingsCollectorOptions {
 
 function createReadingsRefresher(options: ReadingsCollectorOptions): ReadingsRefresher {
   const { settings } = options;
-  const log = options.log.child({ collector: 'measurements' });
+  const log = options.log.child({ collector: 'readings' });
   const notices = {
     unknownUnit: unknownUnitNotice(log),
     futureDated: futureDatedNotice(log),

@@ -1,5 +1,5 @@
 // A station's readings: one GET of /harvester/v2/Posts/{id}/measurements, validated by the slice's own schema.
-import { POSTS_PATH } from '../config/config.js';
+import { STATIONS_PATH } from '../config/config.js';
 import type { Upstream } from '../upstream/exchange.js';
 import { failure, type Result } from '../upstream/failure.js';
 import {
@@ -69,5 +69,5 @@ export function readingsPath(id: number, query: ReadingsQuery): string | undefin
   const search =
     `interval=${encodeURIComponent(query.interval)}&date__gt=${dateGt}` +
     (dateLt ? `&date__lt=${dateLt}` : '');
-  return `${POSTS_PATH}/${encodeURIComponent(String(id))}/measurements?${search}`;
+  return `${STATIONS_PATH}/${encodeURIComponent(String(id))}/measurements?${search}`;
 }

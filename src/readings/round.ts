@@ -3,6 +3,7 @@
 // rounds run and what happens between them, and a round can be tested without a network.
 
 import type { RecordRequest } from '../exposition/request-metrics.js';
+import { forEachAtMost } from '../runtime/pool.js';
 import { type Failure, failure, type Result } from '../upstream/failure.js';
 import { type ReadingsData, type RoundStats, readingExpiresAtMs } from './data.js';
 import type { FetchReadings } from './read.js';
@@ -56,13 +57,11 @@ export async function runReadingsRound(options: ReadingsRoundOptions): Promise<R
   const { order, start } = rotate([...new Set(options.ids)], options.startAt);
   const settled = new Map<number, Settled>();
   let stop: Failure | undefined;
-  let next = 0;
-
-  // A fixed set of workers pulling the next id: never more than `concurrency` requests, and a request that
-  // asks to wait stops every worker before its next request.
-  const worker = async (): Promise<void> => {
-    while (stop === undefined && next < order.length) {
-      const id = order[next++] as number;
+  // A request that asks to wait stops every worker before its next request.
+  const next = await forEachAtMost(
+    order,
+    options.concurrency,
+    async (id) => {
       const s = settle(await readOne(options, id), options);
       settled.set(id, s);
       if (s.state === 'failed') {
@@ -72,10 +71,9 @@ export async function runReadingsRound(options: ReadingsRoundOptions): Promise<R
         );
         if (asksToWait(s.failure)) stop ??= s.failure;
       }
-    }
-  };
-  const workers = Math.max(1, Math.min(Math.floor(options.concurrency) || 1, order.length));
-  await Promise.all(Array.from({ length: order.length === 0 ? 0 : workers }, worker));
+    },
+    () => stop !== undefined,
+  );
 
   const refused = (position: number): boolean => {
     const s = settled.get(order[position] as number);

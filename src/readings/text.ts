@@ -7,6 +7,7 @@ import { escapeLabelValue } from '../exposition/escape.js';
 import { familyHeader, singleSample } from '../exposition/gauge-text.js';
 import type { RoundStats } from './data.js';
 import { READING_STATES } from './data.js';
+import { type LabelledFamily, READING_FAMILIES, type SingleFamily } from './families.js';
 import { READING_METRICS as M } from './metrics.js';
 import type { StationReading } from './schema.js';
 import { SKIP_REASONS } from './schema.js';
@@ -19,11 +20,8 @@ const num = (v: number): string => String(v);
 // value reach the text some other way.
 const printable = (v: number | undefined): v is number => v !== undefined && Number.isFinite(v);
 
-type Pick1 = (r: StationReading) => number | undefined;
-type PickMany = (r: StationReading) => ReadonlyMap<string, number>;
-
 /** One family with one series per station, or nothing when no station has the value. */
-function single(spec: MetricSpec, shown: readonly StationReading[], pick: Pick1): string {
+function single(spec: MetricSpec, shown: readonly StationReading[], pick: SingleFamily['value']): string {
   let lines = '';
   for (const r of shown) {
     const v = pick(r);
@@ -33,7 +31,12 @@ function single(spec: MetricSpec, shown: readonly StationReading[], pick: Pick1)
 }
 
 /** One family with a series per station and upstream name (substance, index), names in a stable order. */
-function labelled(spec: MetricSpec, label: string, shown: readonly StationReading[], pick: PickMany): string {
+function labelled(
+  spec: MetricSpec,
+  label: string,
+  shown: readonly StationReading[],
+  pick: LabelledFamily['values'],
+): string {
   let lines = '';
   for (const r of shown) {
     const values = pick(r);
@@ -64,13 +67,10 @@ export function renderRoundHealth(stats: RoundStats): string {
 
 export function renderReadingsText(served: ServedReadings): Buffer {
   const { shown } = served;
-  const text =
-    labelled(M.concentration, 'substance', shown, (r) => r.concentrations) +
-    single(M.temperature, shown, (r) => r.temperatureCelsius) +
-    single(M.humidity, shown, (r) => r.humidityRatio) +
-    single(M.pressure, shown, (r) => r.pressurePascals) +
-    labelled(M.aqi, 'index', shown, (r) => r.aqi) +
-    single(M.timestamp, shown, (r) => r.atMs / 1000) +
-    renderRoundHealth(served.round);
+  let text = '';
+  for (const f of READING_FAMILIES)
+    text +=
+      f.label === undefined ? single(f.spec, shown, f.value) : labelled(f.spec, f.label, shown, f.values);
+  text += renderRoundHealth(served.round);
   return Buffer.from(text, 'utf8');
 }

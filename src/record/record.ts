@@ -6,11 +6,12 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { remoteWriteSink } from '../backfill/remote-write-sink.js';
 import type { CollectorHealth } from '../collector/contract.js';
-import type { Config } from '../config/config.js';
+import type { UpstreamConfig } from '../config/config.js';
 import type { Secret } from '../config/secret.js';
 import { READINGS_INTERVAL_MS } from '../config/setting-values.js';
 import { type FetchReadingRows, readReadingRows } from '../readings/read.js';
 import { idsToRead } from '../readings/round.js';
+import type { ReadingsConfig } from '../readings/settings.js';
 import { openStore, type Store } from '../report/store.js';
 import { armTimer } from '../runtime/timers.js';
 import type { StationsCollector } from '../stations/collector.js';
@@ -41,7 +42,7 @@ export interface RecordRounds {
 
 export interface RecordDeps {
   readonly record: RecordConfig;
-  readonly config: Pick<Config, 'readings' | 'upstream'>;
+  readonly config: { readonly upstream: UpstreamConfig; readonly readings: ReadingsConfig };
   /** The readings' pool, behind the pause CityAir's answers set for readings and record alike. */
   readonly upstream: Pick<Upstream, 'getJson'>;
   readonly gate: PauseGate;

@@ -4,8 +4,8 @@
 // --measurements.*) are not repeated: the record reads what the readings collector reads.
 import { z } from 'zod';
 import { headerPair, type ListSettingSpec, labelPair, serviceUrl } from '../backfill/settings.js';
-import { duration, integerBetween } from '../config/setting-values.js';
-import type { SettingSpec } from '../config/settings.js';
+import { integerBetween } from '../config/setting-values.js';
+import { durationSetting, type SettingSpec } from '../config/settings.js';
 
 const setting = <T, const D extends string | undefined>(spec: SettingSpec<T, D>): SettingSpec<T, D> => spec;
 
@@ -32,19 +32,19 @@ export const RECORD_SETTINGS = {
     help: 'The Prometheus-compatible query API of the same store (Prometheus, VictoriaMetrics, Thanos Query, Mimir), e.g. http://prometheus:9090: where the record looks for the rows it holds.',
     schema: serviceUrl('http://prometheus:9090', '--record.query.username and --record.query.password-file'),
   }),
-  lookback: setting({
+  lookback: durationSetting({
     flag: 'record.lookback',
     env: 'CITYAIR_RECORD_LOOKBACK',
     default: '48h',
-    help: 'How far back gaps are looked for and filled (a Prometheus store needs an out_of_order_time_window at least this long). From 1h to 31d.',
-    schema: duration([60 * MINUTE, 31 * DAY]),
+    help: 'How far back gaps are looked for and filled (a Prometheus store needs an out_of_order_time_window at least this long).',
+    range: [60 * MINUTE, 31 * DAY],
   }),
-  interval: setting({
+  interval: durationSetting({
     flag: 'record.interval',
     env: 'CITYAIR_RECORD_INTERVAL',
     default: '15m',
-    help: 'How often a round runs. From 1m to 1d.',
-    schema: duration([MINUTE, DAY]),
+    help: 'How often a round runs.',
+    range: [MINUTE, DAY],
   }),
   remoteWriteUsername: setting({
     flag: 'record.remote-write.username',
@@ -74,12 +74,12 @@ export const RECORD_SETTINGS = {
     help: 'PEM file of extra CA certificates to trust for the record’s remote-write URL.',
     schema: path,
   }),
-  remoteWriteTimeout: setting({
+  remoteWriteTimeout: durationSetting({
     flag: 'record.remote-write.timeout',
     env: 'CITYAIR_RECORD_REMOTE_WRITE_TIMEOUT',
     default: '30s',
     help: 'Deadline of one remote-write request of the record.',
-    schema: duration([1000, 3_600_000]),
+    range: [1000, 3_600_000],
   }),
   remoteWriteBatch: setting({
     flag: 'record.remote-write.max-samples-per-send',
@@ -116,12 +116,12 @@ export const RECORD_SETTINGS = {
     help: 'PEM file of extra CA certificates to trust for the query URL.',
     schema: path,
   }),
-  queryTimeout: setting({
+  queryTimeout: durationSetting({
     flag: 'record.query.timeout',
     env: 'CITYAIR_RECORD_QUERY_TIMEOUT',
     default: '1m',
     help: 'Deadline of one store query of the record.',
-    schema: duration([1000, 3_600_000]),
+    range: [1000, 3_600_000],
   }),
 } as const;
 

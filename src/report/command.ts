@@ -2,7 +2,7 @@
 // terminal, then the report written in its format. Exit 0 complete, 1 the store failed part of it (the report is
 // still written, and says which part), 2 invalid use.
 import { writeFile } from 'node:fs/promises';
-import { ConfigError } from '../config/config.js';
+import { ConfigError, EXIT, usageFailure } from '../config/command-line.js';
 import type { BuildFacts } from '../config/package-info.js';
 import { limitHeapGrowth } from '../runtime/heap-growth.js';
 import { parseReportCli, type ReportConfig, reportHelp } from './config.js';
@@ -26,15 +26,13 @@ export async function reportMain(
     const action = parseReportCli(argv, env, Date.now());
     if (action.kind === 'help') {
       process.stdout.write(reportHelp(build.version));
-      return 0;
+      return EXIT.ok;
     }
     config = action.config;
     const problem = await reportOutputProblem(config.output);
     if (problem !== undefined) throw new ConfigError(problem);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`cityair-exporter report: ${error.message}\n`);
-    return 2;
+    return usageFailure('report', error);
   }
   const store = openStore(config.store, `cityair-exporter/${build.version}`);
   const progress = progressLine(config);

@@ -1,15 +1,19 @@
 // argv and the environment of `cityair-exporter report` into a ReportConfig, through the backfill's flag reading
 // and the report's table; every problem is a ConfigError (one line, exit 2).
+import { readLabels } from '../backfill/settings.js';
+import { resolveTime } from '../backfill/time-spec.js';
 import {
   type AnySpec,
-  flagOptionsOf,
-  helpWithDefault,
+  BOOLEAN_NOTE,
+  type CommandLine,
+  ConfigError,
+  rawSetting,
   readableFile,
   readFlags,
   readList,
-} from '../backfill/config.js';
-import { resolveTime } from '../backfill/time-spec.js';
-import { ConfigError, readSetting } from '../config/config.js';
+  readSetting,
+  renderHelp,
+} from '../config/command-line.js';
 import type { SettingSpec } from '../config/settings.js';
 import { REPORT_LISTS, REPORT_SETTINGS } from './settings.js';
 import type { StoreTarget } from './store.js';
@@ -34,11 +38,14 @@ export type ReportAction =
   | { readonly kind: 'help' }
   | { readonly kind: 'run'; readonly config: ReportConfig };
 
-const specs = (): AnySpec[] => Object.values(REPORT_SETTINGS) as AnySpec[];
-const options = () => flagOptionsOf(specs(), Object.values(REPORT_LISTS));
+/** The report's command line: its settings and its repeatable flags. */
+export const REPORT_COMMAND_LINE: CommandLine = {
+  specs: Object.values(REPORT_SETTINGS) as AnySpec[],
+  lists: Object.values(REPORT_LISTS),
+};
 
 export function parseReportCli(argv: readonly string[], env: NodeJS.ProcessEnv, nowMs: number): ReportAction {
-  const { flags, lists } = readFlags(argv, options(), 'report');
+  const { flags, lists } = readFlags(argv, REPORT_COMMAND_LINE, 'report');
   if (flags.help === true) return { kind: 'help' };
   const one = <T>(spec: SettingSpec<T>): T | undefined => readSetting(spec, flags, env, false);
   const r = REPORT_SETTINGS;
@@ -52,16 +59,13 @@ export function parseReportCli(argv: readonly string[], env: NodeJS.ProcessEnv, 
   const fromMs = resolveTime(from, nowMs);
   const toMs = to === undefined ? nowMs : Math.min(resolveTime(to, nowMs), nowMs);
   if (!(fromMs < toMs)) throw new ConfigError('--from must be before --to and before now');
-  const labels = readList(REPORT_LISTS.labels, lists.label ?? []);
-  const names = labels.map(([name]) => name);
-  const repeated = names.find((name, i) => names.indexOf(name) !== i);
-  if (repeated) throw new ConfigError(`invalid --label: ${repeated} is given twice`);
+  const labels = readLabels(REPORT_LISTS.labels, lists.label ?? []);
   return {
     kind: 'run',
     config: {
       fromMs,
       toMs,
-      offsetMinutes: offsetOf(String(flags.from ?? env[r.from.env] ?? '')),
+      offsetMinutes: offsetOf(rawSetting(r.from as AnySpec, flags, env, false) ?? ''),
       store: readStore(one, url, lists['store.header'] ?? []),
       labels,
       stations: one(r.stations),
@@ -105,21 +109,16 @@ export function offsetOf(text: string): number {
 }
 
 export function reportHelp(version: string): string {
-  const rows: [string, string, string][] = [];
-  for (const spec of specs()) rows.push([`--${spec.flag}`, spec.env, helpWithDefault(spec)]);
-  for (const list of Object.values(REPORT_LISTS)) rows.push([`--${list.flag}`, '', list.help]);
-  rows.push(['--help', '', 'Show this help and exit.']);
-  const w1 = Math.max(...rows.map((r) => r[0].length));
-  const w2 = Math.max(...rows.map((r) => r[1].length));
-  return [
-    `cityair-exporter ${version} report: a period's air quality in the figures of Roshydromet's reviews (СИ, НП, ИЗА, level)`,
-    '',
-    'Usage: cityair-exporter report --from=2026-10-01T00:00:00+03:00 --to=2026-11-01T00:00:00+03:00 --store.url=URL [flags]',
-    '',
-    'Exit status: 0 a complete report, 1 the store failed part of it (the report is written, marked incomplete),',
-    '2 invalid use.',
-    '',
-    ...rows.map(([a, e, h]) => `  ${a.padEnd(w1)}  ${e.padEnd(w2)}  ${h}`),
-    '',
-  ].join('\n');
+  return renderHelp({
+    title: `cityair-exporter ${version} report: a period's air quality in the figures of Roshydromet's reviews (СИ, НП, ИЗА, level)`,
+    head: [
+      'Usage: cityair-exporter report --from=2026-10-01T00:00:00+03:00 --to=2026-11-01T00:00:00+03:00 --store.url=URL [flags]',
+      '',
+      'Exit status: 0 a complete report, 1 the store failed part of it (the report is written, marked incomplete),',
+      '2 invalid use.',
+      '',
+      ...BOOLEAN_NOTE,
+    ],
+    rows: [...REPORT_COMMAND_LINE.specs, ...Object.values(REPORT_LISTS)],
+  });
 }

@@ -1,12 +1,11 @@
 // The settings of `cityair-exporter report`, in one table written like the backfill's: the period as the backfill
 // reads it, the store and its credentials as the backfill's remote write takes them, the selection and the output.
 import { z } from 'zod';
-import { headerPair, type ListSettingSpec, labelPair, serviceUrl } from '../backfill/settings.js';
+import { headerPair, labelPair, serviceUrl } from '../backfill/settings.js';
 import { timeSpec } from '../backfill/time-spec.js';
-import { duration, oneOf, stationIds } from '../config/setting-values.js';
-import type { SettingSpec } from '../config/settings.js';
-
-const setting = <T, const D extends string | undefined>(spec: SettingSpec<T, D>): SettingSpec<T, D> => spec;
+import type { ListSettingSpec } from '../config/command-line.js';
+import { oneOf, stationIds } from '../config/setting-values.js';
+import { durationSetting, HOUR, SECOND, setting } from '../config/settings.js';
 
 const path = z.string().min(1, 'must not be empty');
 
@@ -64,12 +63,12 @@ export const REPORT_SETTINGS = {
     help: 'PEM file of extra CA certificates to trust for the store URL.',
     schema: path,
   }),
-  storeTimeout: setting({
+  storeTimeout: durationSetting({
     flag: 'store.timeout',
     env: 'CITYAIR_REPORT_STORE_TIMEOUT',
     default: '2m',
     help: 'Deadline of one store query.',
-    schema: duration([1000, 3_600_000]),
+    range: [SECOND, HOUR],
   }),
   stations: setting({
     flag: 'stations',

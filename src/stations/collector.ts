@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { type Collector, healthOf } from '../collector/contract.js';
-import type { Config } from '../config/config.js';
+import type { EngineConfig } from '../config/config.js';
 import { createRequestMetrics } from '../exposition/request-metrics.js';
 import type { Clock } from '../refresh/clock.js';
 import { type CollectorState, type RefreshPolicy, servable } from '../refresh/policy.js';
@@ -29,7 +29,7 @@ export interface StationsCollector extends Collector {
 }
 
 export interface StationsDeps {
-  readonly config: Pick<Config, 'upstream'>;
+  readonly config: Pick<EngineConfig, 'upstream'>;
   readonly upstream: Pick<Upstream, 'getJsonElements'>;
   readonly registry: Registry;
   readonly log: Logger;

@@ -1,6 +1,23 @@
 // Every metric of the station-list slice in one table: the station families rendered from the last good list
 // (text.ts), and the health of the collector that reads it (source.ts, request counters).
 import type { MetricSpec } from '../exposition/catalog.js';
+import type { Station } from './schema.js';
+
+/**
+ * The labels of cityair_station_info after id, in their order, declared once: each is the Station field of the
+ * same name. The live text (text.ts) and the backfill's samples write them from here.
+ */
+export const STATION_INFO_LABELS = [
+  'name',
+  'description',
+  'tz',
+] as const satisfies readonly (keyof Station)[];
+
+/** cityair_station_info's label pairs for one station, id first. */
+export const stationInfoLabels = (s: Station): [string, string][] => [
+  ['id', String(s.id)],
+  ...STATION_INFO_LABELS.map((label): [string, string] => [label, s[label]]),
+];
 
 const CACHED =
   'From the last successful refresh of the station list (cached; see cityair_last_refresh_success_timestamp_seconds).';
@@ -9,7 +26,7 @@ export const STATION_METRICS = {
   info: {
     name: 'cityair_station_info',
     type: 'gauge',
-    labels: ['id', 'name', 'description', 'tz'],
+    labels: ['id', ...STATION_INFO_LABELS],
     help: `Descriptive labels of a station, always 1; join on id. ${CACHED}`,
   },
   online: {

@@ -1,5 +1,5 @@
 // The station list's read: one GET of /harvester/v2/Posts, validated by the slice's own schema.
-import { POSTS_PATH } from '../config/config.js';
+import { STATIONS_PATH } from '../config/config.js';
 import type { Upstream } from '../upstream/exchange.js';
 import type { Result } from '../upstream/failure.js';
 import { type StationList, stationListReader } from './schema.js';
@@ -13,5 +13,5 @@ export function readStations(
   maxStations: number,
 ): FetchStations {
   const reader = stationListReader(maxStations);
-  return () => upstream.getJsonElements(POSTS_PATH, reader);
+  return () => upstream.getJsonElements(STATIONS_PATH, reader);
 }

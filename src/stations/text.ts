@@ -5,7 +5,7 @@
 
 import { familyHeader } from '../exposition/gauge-text.js';
 import { COLLECT_ABOVE_BYTES, collectDeadBuffers } from '../runtime/dead-buffers.js';
-import { STATION_METRICS } from './metrics.js';
+import { STATION_INFO_LABELS, STATION_METRICS } from './metrics.js';
 import { STATION_FIELDS, type Station, type StationList } from './schema.js';
 
 const M = STATION_METRICS;
@@ -17,9 +17,12 @@ const ONLINE_OPEN = ascii(`${M.online.name}{id="`);
 const LAT_OPEN = ascii(`${M.latitude.name}{id="`);
 const LON_OPEN = ascii(`${M.longitude.name}{id="`);
 const OFFSET_OPEN = ascii(`${M.utcOffset.name}{id="`);
-const NAME = ascii('",name="');
-const DESCRIPTION = ascii('",description="');
-const TZ = ascii('",tz="');
+// The info family's labels after id, in the order the table declares them (name, description, tz).
+const [NAME, DESCRIPTION, TZ] = STATION_INFO_LABELS.map((label) => ascii(`",${label}="`)) as [
+  Buffer,
+  Buffer,
+  Buffer,
+];
 const CLOSE = ascii('"} ');
 const ONE = ascii('"} 1\n');
 const ONLINE_1 = ascii('"} 1\n');

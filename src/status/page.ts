@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import type { CollectorHealth } from '../collector/contract.js';
 import { escapeHtml, formatAge, formatUtc } from './html.js';
-import { readingsLegend } from './readings-html.js';
 import { stationTable, type TableHtml } from './table.js';
 import type { StatusQuery, StatusView } from './view.js';
 
@@ -87,7 +86,7 @@ export const STATUS_PAGE_CSP = [
 
 export function renderStatusPage(view: StatusView, query: StatusQuery): string {
   const table = view.stations
-    ? stationTable(view.stations, view.readingsEnabled, query, view.nowMs)
+    ? stationTable(view.stations, view.readingsLegend !== undefined, query, view.nowMs)
     : undefined;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -98,7 +97,7 @@ ${view.demo ? '<p class="demo">Demo mode: simulated stations from the built-in s
 <h2>Refresh</h2>
 ${view.collectors.map((c) => health(c, view.nowMs)).join('\n')}
 ${(view.sections ?? []).map((section) => `${section}\n`).join('')}<h2>Stations</h2>
-${view.readingsEnabled && table ? `${readingsLegend(view.readingsInterval)}\n` : ''}${table ? stations(table, query) : noStations(view)}
+${view.readingsLegend !== undefined && table ? `${view.readingsLegend}\n` : ''}${table ? stations(table, query) : noStations(view)}
 <script>${SCRIPT}</script>
 </body></html>
 `;

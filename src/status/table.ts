@@ -1,7 +1,8 @@
 // The station table of the status page. Escaping and ordering 10,000 stations is the expensive part of the page,
 // so it is done once per station array (one per refresh) and reused by every request until the data changes.
+
+import { concentrationCell, HIGHEST_HEADING, highestCell } from '../readings/status-html.js';
 import { escapeHtml, formatAge } from './html.js';
-import { concentrationCell, HIGHEST_HEADING, highestCell } from './readings-html.js';
 import type { StatusQuery, StatusStation } from './view.js';
 
 /** Enough rows to show every offline station of a large fleet while the page stays far below 1 MB. */

@@ -1,8 +1,7 @@
 // What the status page at / shows, as plain data: the adapter builds it from the collectors, the page renders it.
 // Nothing here knows how refreshes work.
 import type { CollectorHealth } from '../collector/contract.js';
-import type { ReadingsInterval } from '../config/setting-values.js';
-import type { Highest } from '../norms/lookup.js';
+import type { StatusReading } from '../readings/status-html.js';
 
 export interface StatusView {
   readonly version: string;
@@ -22,9 +21,11 @@ export interface StatusView {
    * same data must come as the same array (and a new array only with new data).
    */
   readonly stations: readonly StatusStation[] | undefined;
-  readonly readingsEnabled: boolean;
-  /** The averaging interval of each reading (--measurements.interval). */
-  readonly readingsInterval: ReadingsInterval;
+  /**
+   * The readings' legend (readings/status-html.ts) while the readings collector is on: the table then has the
+   * readings' columns. undefined when it is off.
+   */
+  readonly readingsLegend: string | undefined;
 }
 
 export interface StatusStation {
@@ -33,15 +34,8 @@ export interface StatusStation {
   /** IANA time zone name, '' when unknown. */
   readonly tz: string;
   readonly online: boolean;
-  /** Only with the readings collector on and a fresh reading. */
-  readonly reading?: {
-    readonly pm25?: number;
-    readonly pm10?: number;
-    readonly aqi?: number;
-    readonly atMs: number;
-    /** The substance standing highest against its ПДК м.р., if the reading has one with a value. */
-    readonly highest?: Highest;
-  };
+  /** Only with the readings collector on and a fresh reading: the readings' fragment (readings/status-html.ts). */
+  readonly reading?: StatusReading;
 }
 
 export type { StatusQuery } from './query.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type BackfillConfig, parseBackfillCli } from '../../src/backfill/config.js';
 import { parseRfc3339 } from '../../src/backfill/time-spec.js';
-import { ConfigError, parseCli } from '../../src/config/config.js';
+import { ConfigError, parseCli } from '../../src/cli.js';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 const KEY = { CITYAIR_API_KEY: 'backfill-test-key-0123456789' };
@@ -48,7 +48,7 @@ describe('backfill settings', () => {
     ]);
     expect(c.retries).toBe(5);
     expect(c.upstream.apiKey?.reveal()).toBe('backfill-test-key-0123456789');
-    expect(c.measurements).toEqual({
+    expect(c.readings).toEqual({
       interval: '5m',
       stations: undefined,
       concurrency: 2,
@@ -71,7 +71,7 @@ describe('backfill settings', () => {
       CITYAIR_MEASUREMENTS_STATIONS: '7,3',
       CITYAIR_MEASUREMENTS_CONCURRENCY: '8',
     });
-    expect(c.measurements).toEqual({
+    expect(c.readings).toEqual({
       interval: '1h',
       stations: [7, 3],
       concurrency: 8,
@@ -92,6 +92,19 @@ describe('backfill settings', () => {
 
   it('needs no key with --demo', () => {
     expect(run(['--demo', '--from=1d', '--output=-'], {}).upstream.apiKey).toBeUndefined();
+  });
+
+  it('takes a boolean flag with a value, as the exporter does: --demo=false asks for the key again', () => {
+    expect(run(['--demo=true', '--from=1d', '--output=-'], {}).demo).toBe(true);
+    expect(run(['--demo=false', '--from=1d', '--output=-']).demo).toBe(false);
+    expect(run(['--from=1d', '--demo=off', '--output=-'], { ...KEY, CITYAIR_DEMO: '1' }).demo).toBe(false);
+    expect(errorOf(['--demo=false', '--from=1d', '--output=-'], {})).toContain('Settings → API access keys');
+    expect(
+      run(['--upstream.insecure-skip-verify=no', '--from=1d', '--output=-']).upstream.insecureSkipVerify,
+    ).toBe(false);
+    expect(errorOf(['--demo=maybe', '--from=1d', '--output=-'])).toBe(
+      'invalid --demo (CITYAIR_DEMO): "maybe" is not a boolean: true, false, 1, 0, yes, no, on or off',
+    );
   });
 
   it('reads remote-write settings, with the password and token files checked at start', () => {

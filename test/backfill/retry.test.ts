@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, type PauseGate, type RetryOptions, withRetries } from '../../src/backfill/retry.js';
+import { type PauseGate, type RetryOptions, withRetries } from '../../src/backfill/retry.js';
 import { type Failure, failure, type Result } from '../../src/upstream/failure.js';
 
 /** Simulated time: sleeping moves the clock, and every sleep is kept. */
@@ -90,15 +90,5 @@ describe('withRetries', () => {
       () => {},
     );
     expect(r).toEqual(failure('network', 'request threw: Error: bug'));
-  });
-});
-
-describe('backoffMs', () => {
-  it('doubles from 1 s up to the ceiling, jittered down by up to half', () => {
-    const full = { maxBackoffMs: 10_000, random: () => 1 };
-    expect([0, 1, 2, 3, 4, 10].map((a) => backoffMs(a, full))).toEqual([
-      1000, 2000, 4000, 8000, 10_000, 10_000,
-    ]);
-    expect(backoffMs(3, { maxBackoffMs: 10_000, random: () => 0 })).toBe(4000);
   });
 });

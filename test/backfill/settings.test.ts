@@ -8,7 +8,7 @@ import {
   SHARED_SETTINGS,
   serviceUrl,
 } from '../../src/backfill/settings.js';
-import { SETTINGS } from '../../src/config/settings.js';
+import { SETTINGS } from '../../src/cli.js';
 
 function read<T>(schema: z.ZodType<T, string>, text: string): T | string {
   const r = schema.safeParse(text);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { backfillFlagOptions } from '../../src/backfill/config.js';
+import { BACKFILL_COMMAND_LINE } from '../../src/backfill/config.js';
 import { newStats } from '../../src/backfill/stats.js';
 import {
   type ArgToken,
@@ -9,6 +9,7 @@ import {
   retryOutput,
   summaryText,
 } from '../../src/backfill/summary.js';
+import { flagOptions } from '../../src/config/command-line.js';
 import { failure } from '../../src/upstream/failure.js';
 
 describe('the summary', () => {
@@ -42,7 +43,7 @@ describe('the summary', () => {
 
 describe('the retry command', () => {
   const tokens = (argv: string[]): ArgToken[] =>
-    parseArgs({ args: argv, options: backfillFlagOptions(), strict: false, tokens: true })
+    parseArgs({ args: argv, options: flagOptions(BACKFILL_COMMAND_LINE), strict: false, tokens: true })
       .tokens as ArgToken[];
 
   it('asks for exactly the failed stations from their earliest missing time to the same end', () => {

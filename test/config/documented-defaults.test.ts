@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BACKFILL_SETTINGS } from '../../src/backfill/settings.js';
-import { SETTINGS } from '../../src/config/config.js';
+import { SETTINGS } from '../../src/cli.js';
 import { parseByteSize, parseDurationMs } from '../../src/config/units.js';
 import { RECORD_SETTINGS } from '../../src/record/settings.js';
 import { REPORT_SETTINGS } from '../../src/report/settings.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SETTINGS } from '../../src/config/settings.js';
+import { SETTINGS } from '../../src/cli.js';
 import { parseDurationMs } from '../../src/config/units.js';
 
 const specs = Object.entries(SETTINGS);
@@ -30,7 +30,9 @@ describe('the settings table', () => {
       const [min, max] = s.range;
       const ms = parseDurationMs(String(s.default));
       const wrong = ms !== undefined && (ms < min || ms > max);
-      return wrong || max >= 2 ** 31 - 1 ? [name] : [];
+      // The record's lookback is a span of the store that no timer waits (up to 31 days, issue 22).
+      const timer = name !== 'lookback';
+      return wrong || (timer && max >= 2 ** 31 - 1) ? [name] : [];
     });
     expect(outside).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { POSTS_PATH } from '../../src/config/config.js';
+import { STATIONS_PATH } from '../../src/config/config.js';
 import {
   demoHistoryHasBadRow,
   demoHistoryInOtherUnits,
@@ -9,7 +9,7 @@ import {
   startDemoHistory,
   withHistoryQuirks,
 } from '../../src/demo/history.js';
-import { demoMeasurements } from '../../src/demo/readings.js';
+import { demoReadingsAnswer } from '../../src/demo/readings.js';
 import { parseReadingRows } from '../../src/readings/schema.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
@@ -29,7 +29,7 @@ describe('demoReadings', () => {
   it('answers a round as the live demo does, and history with its quirks', () => {
     const id = 1002;
     expect(demoHistoryInOtherUnits(id)).toBe(true);
-    expect(demoReadings(id, NOW, recent)).toEqual(demoMeasurements(id, NOW, recent));
+    expect(demoReadings(id, NOW, recent)).toEqual(demoReadingsAnswer(id, NOW, recent));
     const quirky = demoReadings(id, NOW, history);
     expect(quirky.meta.units.pressure).toBe('hPa');
     expect(quirky.meta.units.pm2).toBe('µg/m³');
@@ -39,7 +39,7 @@ describe('demoReadings', () => {
 describe('withHistoryQuirks', () => {
   it('sends the same air in other units: the exporter reads the same values either way', () => {
     const id = 1002;
-    const plain = demoMeasurements(id, NOW, history);
+    const plain = demoReadingsAnswer(id, NOW, history);
     const a = parseReadingRows(id, plain, NOW);
     const b = parseReadingRows(id, withHistoryQuirks(id, plain), NOW);
     if (!a.ok || !b.ok) throw new Error('expected rows');
@@ -57,12 +57,12 @@ describe('withHistoryQuirks', () => {
   it('dates one row a day without an offset, which the exporter rejects', () => {
     const id = 1004;
     expect(demoHistoryHasBadRow(id)).toBe(true);
-    const rows = parseReadingRows(id, withHistoryQuirks(id, demoMeasurements(id, NOW, history)), NOW);
+    const rows = parseReadingRows(id, withHistoryQuirks(id, demoReadingsAnswer(id, NOW, history)), NOW);
     expect(rows.ok && rows.value.rejectedRows).toBeGreaterThan(0);
   });
 
   it('leaves a station without quirks alone', () => {
-    const answer = demoMeasurements(1000, NOW, history);
+    const answer = demoReadingsAnswer(1000, NOW, history);
     expect(withHistoryQuirks(1000, answer)).toBe(answer);
   });
 });
@@ -73,7 +73,7 @@ describe('startDemoHistory', () => {
     try {
       const since = new Date(Date.now() - 2 * 24 * HOUR).toISOString().slice(0, 19);
       const status = async (id: number) => {
-        const res = await request(`${demo.baseUrl}${POSTS_PATH}/${id}/measurements?date__gt=${since}Z`, {
+        const res = await request(`${demo.baseUrl}${STATIONS_PATH}/${id}/measurements?date__gt=${since}Z`, {
           headers: { authorization: 'Bearer k' },
         });
         await res.body.dump();

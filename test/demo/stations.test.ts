@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { demoPosts, demoPostsAt, syntheticPosts } from '../../src/demo/stations.js';
+import { demoStations, demoStationsAt, syntheticStations } from '../../src/demo/stations.js';
 import { parseStationList } from '../../src/stations/schema.js';
 
-describe('demoPosts', () => {
+describe('demoStations', () => {
   it('is 40 valid stations, 5 of them offline, the exporter keeping every one', () => {
-    const posts = demoPosts();
+    const posts = demoStations();
     expect(posts).toHaveLength(40);
     expect(posts.filter((p) => !p.isOnline)).toHaveLength(5);
     const list = parseStationList(posts);
@@ -15,34 +15,34 @@ describe('demoPosts', () => {
   });
 
   it('holds the offsets naive code gets wrong: negative, half- and quarter-hour ones', () => {
-    const offsets = new Set(demoPosts().map((p) => p.geo?.gmtOffsetSeconds));
+    const offsets = new Set(demoStations().map((p) => p.geo?.gmtOffsetSeconds));
     expect(offsets).toContain(-12600);
     expect(offsets).toContain(19800);
     expect(offsets).toContain(20700);
   });
 
   it('is the same list every time', () => {
-    expect(demoPosts()).toEqual(demoPosts());
+    expect(demoStations()).toEqual(demoStations());
   });
 });
 
-describe('demoPostsAt', () => {
+describe('demoStationsAt', () => {
   it('flips every seventh station each period, and back the next', () => {
-    const even = demoPostsAt(0);
-    const odd = demoPostsAt(60_000);
+    const even = demoStationsAt(0);
+    const odd = demoStationsAt(60_000);
     const flipped = even.filter((p, i) => p.isOnline !== odd[i]?.isOnline).map((p) => p.id);
     expect(flipped).toEqual(
-      demoPosts()
+      demoStations()
         .filter((_, i) => i % 7 === 3)
         .map((p) => p.id),
     );
-    expect(demoPostsAt(120_000)).toEqual(even);
+    expect(demoStationsAt(120_000)).toEqual(even);
   });
 });
 
-describe('syntheticPosts', () => {
+describe('syntheticStations', () => {
   it('makes n valid stations with ids from 1,000,000 up', () => {
-    const posts = syntheticPosts(1234);
+    const posts = syntheticStations(1234);
     expect(posts.map((p) => p.id)).toEqual(Array.from({ length: 1234 }, (_, i) => 1_000_000 + i));
     const list = parseStationList(posts);
     expect(list.ok && list.value.stations).toHaveLength(1234);

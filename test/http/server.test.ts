@@ -3,7 +3,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { demoPosts, syntheticPosts } from '../../src/demo/stations.js';
+import { demoStations, syntheticStations } from '../../src/demo/stations.js';
 import { createRequestMetrics } from '../../src/exposition/request-metrics.js';
 import { afterSuccess, initialState } from '../../src/refresh/policy.js';
 import type { RefreshWait } from '../../src/refresh/refresher.js';
@@ -60,7 +60,7 @@ function serve(fake: Partial<Fake> = {}, argv: string[] = []) {
   return { app, f };
 }
 
-const withData = (posts: readonly unknown[] = demoPosts(), atMs = Date.now()) =>
+const withData = (posts: readonly unknown[] = demoStations(), atMs = Date.now()) =>
   afterSuccess({ data: list(posts), fetchedAtMs: atMs }, 100);
 
 describe('/metrics', () => {
@@ -96,7 +96,7 @@ describe('/metrics', () => {
   });
 
   it('streams a large body with its exact Content-Length, the same bytes as gzip decodes to', async () => {
-    const { app } = serve({ state: withData(syntheticPosts(3000)) });
+    const { app } = serve({ state: withData(syntheticStations(3000)) });
     const plain = await app.inject({ url: '/metrics' });
     expect(Number(plain.headers['content-length'])).toBe(plain.rawPayload.length);
     expect(plain.rawPayload.length).toBeGreaterThan(256 * 1024);
@@ -156,7 +156,7 @@ describe('other routes', () => {
     ]);
     f.state = withData();
     expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
-    f.state = withData(demoPosts(), Date.now() - 11 * 60_000);
+    f.state = withData(demoStations(), Date.now() - 11 * 60_000);
     const old = await app.inject({ url: '/readyz' });
     expect([old.statusCode, old.body]).toEqual([
       503,

@@ -12,7 +12,7 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { RULES_FILES } from '../../scripts/prometheus-rule.js';
-import { parseCli } from '../../src/config/config.js';
+import { parseCli } from '../../src/cli.js';
 import { finalStage, instructions, readRepoDockerfile } from '../container/dockerfile.js';
 import {
   assertValid,

@@ -3,7 +3,7 @@
 // shortened. CityAirDataStale needs ten minutes of stale data and is covered by the promtool unit tests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { type ApiPost, demoPosts } from '../../src/demo/stations.js';
+import { type ApiPost, demoStations } from '../../src/demo/stations.js';
 import { type AlertingPath, startAlertingPath } from '../support/alerting-path.js';
 import { alertmanagerPath, type WebhookAlert, type WebhookReceiver } from '../support/alertmanager.js';
 import type { ExporterProcess } from '../support/exporter-process.js';
@@ -13,7 +13,7 @@ import { alertmanagerConfigForTest, loadAlertmanagerConfig, loadRules, rulesWith
 
 const KEY = 'e2e-test-key-8c41d0a7';
 const JOB = 'cityair';
-const allOnline: ApiPost[] = demoPosts().map((p) => ({ ...p, isOnline: true }));
+const allOnline: ApiPost[] = demoStations().map((p) => ({ ...p, isOnline: true }));
 const withOffline = (ids: ReadonlySet<number>): ApiPost[] =>
   allOnline.map((p) => (ids.has(p.id) ? { ...p, isOnline: false } : p));
 const FEW = new Set(allOnline.slice(0, 2).map((p) => p.id));

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { demoPosts, demoPostsAt } from '../../src/demo/stations.js';
+import { demoStations, demoStationsAt } from '../../src/demo/stations.js';
 import { COVERAGE, DATA_CAPTURE } from '../../src/norms/table.js';
 import { parseRules, ROOT, recordingRules } from './model.js';
 
@@ -75,12 +75,14 @@ describe('docs/dashboards-and-alerts.md', () => {
   });
 
   it("gives the demo's station and offline counts, minute by minute, as the simulator makes them", () => {
-    const offline = (nowMs: number): number => demoPostsAt(nowMs).filter((p) => !p.isOnline).length;
-    const steady = demoPosts().filter((p) => !p.isOnline).length;
-    const changing = demoPostsAt(60_000).filter((p, i) => p.isOnline !== demoPosts()[i]?.isOnline).length;
+    const offline = (nowMs: number): number => demoStationsAt(nowMs).filter((p) => !p.isOnline).length;
+    const steady = demoStations().filter((p) => !p.isOnline).length;
+    const changing = demoStationsAt(60_000).filter(
+      (p, i) => p.isOnline !== demoStations()[i]?.isOnline,
+    ).length;
     const [even, odd] = [offline(0), offline(60_000)].sort((a, b) => a - b);
     expect(kit).toContain(
-      `(${demoPosts().length} simulated stations: ${steady} offline, and ${changing} others that change state every minute, so ${even} and ${odd} offline by turns)`,
+      `(${demoStations().length} simulated stations: ${steady} offline, and ${changing} others that change state every minute, so ${even} and ${odd} offline by turns)`,
     );
   });
 });

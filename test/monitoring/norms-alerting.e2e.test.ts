@@ -7,10 +7,10 @@ import { stringify } from 'yaml';
 import {
   DEMO_SMELTER_ID,
   type DemoRow,
-  demoMeasurements,
+  demoReadingsAnswer,
   type ReadingsQuery,
 } from '../../src/demo/readings.js';
-import { demoPosts } from '../../src/demo/stations.js';
+import { demoStations } from '../../src/demo/stations.js';
 import { normValue } from '../../src/norms/lookup.js';
 import { type AlertingPath, startAlertingPath } from '../support/alerting-path.js';
 import { alertmanagerPath, type WebhookAlert, type WebhookReceiver } from '../support/alertmanager.js';
@@ -26,7 +26,7 @@ import {
 
 const KEY = 'norms-alerting-e2e-key-5d2c';
 const JOB = 'cityair';
-const posts = demoPosts();
+const posts = demoStations();
 // One station breathes NO₂ at 60 times its ПДК м.р.: past the ЭВЗ criterion of 50 times, which pages and holds
 // back the plain exceedance of the same station and substance.
 const POLLUTED_ID = 1034;
@@ -34,7 +34,7 @@ const NO2_SINGLE = normValue('no2', 'pdk-single') ?? Number.NaN;
 const WAIT_MS = 40_000;
 
 function readingsAnswer(id: number, nowMs: number, query: ReadingsQuery): unknown {
-  const answer = demoMeasurements(id, nowMs, query);
+  const answer = demoReadingsAnswer(id, nowMs, query);
   if (id !== POLLUTED_ID) return answer;
   return { ...answer, data: answer.data.map((r: DemoRow) => ({ ...r, no2: (60 * NO2_SINGLE) / 1000 })) };
 }

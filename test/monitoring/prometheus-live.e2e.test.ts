@@ -12,11 +12,11 @@ import {
   DEMO_SMELTER_ID,
   type DemoRow,
   demoHasNoReadings,
-  demoMeasurements,
+  demoReadingsAnswer,
   demoRow,
   type ReadingsQuery,
 } from '../../src/demo/readings.js';
-import { demoPosts } from '../../src/demo/stations.js';
+import { demoStations } from '../../src/demo/stations.js';
 import { normValue } from '../../src/norms/lookup.js';
 import { COVERAGE } from '../../src/norms/table.js';
 import { backfillBlocks } from '../support/backfill.js';
@@ -50,7 +50,7 @@ import { comparisonOperand, parsePromql } from './promql.js';
 const KEY = 'live-test-key-51b9e2f3';
 const JOB = 'cityair';
 const FLIPPED_ID = 1000;
-const posts = demoPosts();
+const posts = demoStations();
 const MOSCOW = 'Europe/Moscow';
 const dashboards = loadDashboards();
 const rules = loadAllRules();
@@ -79,7 +79,7 @@ const H2S_JUDGED: Readonly<Record<string, boolean>> = {
 };
 
 function readingsAnswer(id: number, nowMs: number, query: ReadingsQuery): unknown {
-  const answer = demoMeasurements(id, nowMs, query);
+  const answer = demoReadingsAnswer(id, nowMs, query);
   if (id === NO_ROWS_ID) return { ...answer, data: [] };
   if (id === MOSCOW_ID) return { ...answer, data: answer.data.map((r) => withH2s(r)) };
   if (id === POLLUTED_ID) return { ...answer, data: answer.data.map((r) => polluted(r)) };

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config/config.js';
+import type { Config } from '../../src/cli.js';
 import { createExporterRegistry } from '../../src/exposition/exporter-registry.js';
 import { composeScrape } from '../../src/exposition/scrape.js';
 import { createReadingsCollector } from '../../src/readings/collector.js';
@@ -65,6 +65,7 @@ function setup(clock: FakeClock, ids: number[], settings: Partial<Config['readin
     unit?: string;
     id?: number;
     ids?: number[];
+    collector?: string;
   }[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -165,6 +166,8 @@ describe('the readings collector', () => {
     await t.collector.stop();
     const unknown = t.logLines.filter((l) => l.msg.includes('unit is not one the exporter converts'));
     expect(unknown).toEqual([expect.objectContaining({ field: 'ch2o', unit: 'ppb' })]);
+    // The collector's lines are bound to its name in the code and on the status page: readings.
+    expect(unknown[0]).toMatchObject({ collector: 'readings' });
   });
 });
 

@@ -3,14 +3,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/config/secret.js';
 import { DEMO_UNKNOWN_UNIT, demoHasNoGases, demoHasNoReadings } from '../../src/demo/readings.js';
-import { demoPosts } from '../../src/demo/stations.js';
+import { demoStations } from '../../src/demo/stations.js';
 import { readingsPath, readReadingRows } from '../../src/readings/read.js';
 import type { FailureReason, Result } from '../../src/upstream/failure.js';
 import { type Simulator, startSimulator } from '../support/simulator.js';
 import { type TestClient, upstreamClient } from '../support/upstream-client.js';
 
 const KEY = 'sk-test-readings-4e1d';
-const IDS = demoPosts().map((p) => p.id);
+const IDS = demoStations().map((p) => p.id);
 const QUERY = { interval: '5m', dateGtMs: Date.now() - 30 * 60_000 } as const;
 let sim: Simulator;
 let client: TestClient;
@@ -35,7 +35,7 @@ function expectFailure(outcome: Result<unknown>, reason: FailureReason): string 
 const FULL = IDS.find((i) => !demoHasNoReadings(i) && !demoHasNoGases(i) && i % 4 === 0) as number;
 
 beforeAll(async () => {
-  sim = await startSimulator({ posts: demoPosts(), apiKey: KEY });
+  sim = await startSimulator({ posts: demoStations(), apiKey: KEY });
   client = clientFor(sim.baseUrl);
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config/config.js';
+import type { Config } from '../../src/cli.js';
 import { createReadingsCollector } from '../../src/readings/collector.js';
 import { nextCursor, rotate } from '../../src/readings/rotation.js';
 import type { StationList } from '../../src/stations/schema.js';

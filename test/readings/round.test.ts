@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/config/secret.js';
 import { DEMO_UNKNOWN_UNIT, demoHasNoReadings } from '../../src/demo/readings.js';
-import { demoPosts } from '../../src/demo/stations.js';
+import { demoStations } from '../../src/demo/stations.js';
 import type { RequestOutcome } from '../../src/exposition/request-metrics.js';
 import type { ReadingsData } from '../../src/readings/data.js';
 import { idsToRead, type ReadingsRoundOptions, runReadingsRound } from '../../src/readings/round.js';
@@ -11,13 +11,13 @@ import { type Simulator, startSimulator } from '../support/simulator.js';
 import { type TestClient, upstreamClient } from '../support/upstream-client.js';
 
 const KEY = 'sk-round-test-91b2';
-const IDS = demoPosts().map((p) => p.id);
+const IDS = demoStations().map((p) => p.id);
 const MAX_AGE = 30 * 60_000;
 let sim: Simulator;
 let client: TestClient;
 
 beforeAll(async () => {
-  sim = await startSimulator({ posts: demoPosts(), apiKey: KEY });
+  sim = await startSimulator({ posts: demoStations(), apiKey: KEY });
   client = upstreamClient({
     baseUrl: sim.baseUrl,
     apiKey: new Secret(KEY),

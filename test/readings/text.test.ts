@@ -2,8 +2,8 @@
 // promtool's linter, and to what an operator sees over time (readings expire, stations leave the list).
 import { Gauge, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { demoMeasurements } from '../../src/demo/readings.js';
-import { demoPosts } from '../../src/demo/stations.js';
+import { demoReadingsAnswer } from '../../src/demo/readings.js';
+import { demoStations } from '../../src/demo/stations.js';
 import { createRequestMetrics } from '../../src/exposition/request-metrics.js';
 import { READING_STATES, type ReadingsData, type RoundStats } from '../../src/readings/data.js';
 import { READING_METRICS } from '../../src/readings/metrics.js';
@@ -180,9 +180,9 @@ describe('readings text', () => {
 
   it('passes promtool check metrics for a whole demo round', async () => {
     const fetch: FetchReadings = async (id, query) => {
-      return parseReadings(id, JSON.parse(JSON.stringify(demoMeasurements(id, NOW, query))));
+      return parseReadings(id, JSON.parse(JSON.stringify(demoReadingsAnswer(id, NOW, query))));
     };
-    const ids = demoPosts().map((p) => p.id);
+    const ids = demoStations().map((p) => p.id);
     const result = await runReadingsRound({
       ids,
       fetch,

@@ -1,14 +1,15 @@
-// The record's flags and environment: off unless a remote-write URL is given, and every invalid combination one
-// ConfigError (exit 2); its metrics pass promtool's lint.
+// The record's flags and environment, read by the exporter's one command line through the registry: off unless
+// a remote-write URL is given, and every invalid combination one ConfigError (exit 2); its metrics pass promtool's
+// lint.
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config.js';
-import { parseRecordCli, splitRecordArgs } from '../../src/record/config.js';
+import { ConfigError, parseCli } from '../../src/cli.js';
 import { createRecordMetrics } from '../../src/record/metrics.js';
 import type { RecordRoundResult } from '../../src/record/round.js';
 import { checkMetrics } from '../support/promtool.js';
 
-const ON = { demo: false, readingsEnabled: true, maxAgeMs: 30 * 60_000 };
+const KEY = { CITYAIR_API_KEY: 'record-config-test-key-0123456789' };
+const ON = ['--collector.measurements'];
 const BASE = [
   '--record.remote-write.url=http://vm:8428/api/v1/write',
   '--record.query.url=http://vm:8428',
@@ -16,10 +17,16 @@ const BASE = [
   '--record.label=instance=exporter:9610',
 ];
 
+function read(argv: readonly string[], env: Readonly<Record<string, string>> = {}) {
+  const action = parseCli(argv, { ...KEY, ...env });
+  if (action.kind !== 'run') throw new Error(`expected a run, got ${action.kind}`);
+  return { config: action.config.record?.record, warnings: action.warnings };
+}
+
 describe('the record’s settings', () => {
   it('is off without a remote-write URL, and takes flags, environment and defaults', () => {
-    expect(parseRecordCli([], {}, ON).config).toBeUndefined();
-    const { config, warnings } = parseRecordCli(BASE, { CITYAIR_RECORD_INTERVAL: '5m' }, ON);
+    expect(read(ON).config).toBeUndefined();
+    const { config, warnings } = read([...ON, ...BASE], { CITYAIR_RECORD_INTERVAL: '5m' });
     expect(config).toMatchObject({
       lookbackMs: 48 * 3_600_000,
       intervalMs: 5 * 60_000,
@@ -31,56 +38,50 @@ describe('the record’s settings', () => {
       query: { url: 'http://vm:8428/', timeoutMs: 60_000 },
     });
     expect(warnings).toEqual([]);
-    const env = parseRecordCli(
-      [],
-      {
-        CITYAIR_RECORD_REMOTE_WRITE_URL: 'http://p:9090/api/v1/write',
-        CITYAIR_RECORD_QUERY_URL: 'http://p:9090',
-        CITYAIR_RECORD_LOOKBACK: '6h',
-      },
-      ON,
-    );
+    const env = read(ON, {
+      CITYAIR_RECORD_REMOTE_WRITE_URL: 'http://p:9090/api/v1/write',
+      CITYAIR_RECORD_QUERY_URL: 'http://p:9090',
+      CITYAIR_RECORD_LOOKBACK: '6h',
+    });
     expect(env.config?.lookbackMs).toBe(6 * 3_600_000);
     expect(env.warnings.join('\n')).toMatch(/no job/);
   });
 
-  it.each([
-    [['--record.query.url=http://vm:8428'], ON, /--record.query.url needs --record.remote-write.url/],
-    [['--record.lookback=6h'], ON, /--record.lookback needs --record.remote-write.url/],
-    [['--record.label=job=x'], ON, /--record.label needs --record.remote-write.url/],
-    [BASE, { ...ON, readingsEnabled: false }, /needs the readings collector/],
-    [[BASE[0] as string], ON, /needs --record.query.url/],
-    [[...BASE, '--record.interval=30s'], ON, /invalid --record.interval/],
-    [[...BASE, '--record.lookback=20m'], ON, /invalid --record.lookback/],
-    [
-      [...BASE, '--record.lookback=1h'],
-      { ...ON, maxAgeMs: 2 * 3_600_000 },
-      /longer than --measurements.max-age/,
-    ],
-    [[...BASE, '--record.label=job=other'], ON, /job is given twice/],
-    [[...BASE, '--record.query.username=u'], ON, /go together/],
-    [[...BASE, '--record.remote-write.bearer-token-file=/nonexistent'], ON, /cannot read/],
-    [[...BASE, '--record.query.url=http://u:p@vm:8428'], ON, /must not carry credentials/],
-    [[...BASE, '--record.nonsense=1'], ON, /nonsense/],
-  ])('refuses %j', (argv, context, message) => {
-    expect(() => parseRecordCli(argv, {}, context)).toThrow(ConfigError);
-    expect(() => parseRecordCli(argv, {}, context)).toThrow(message);
+  it('takes its flags in both forms among the exporter’s', () => {
+    const { config } = read([
+      '--demo',
+      ...ON,
+      ...BASE,
+      '--record.label',
+      'zone=x',
+      '--record.lookback',
+      '6h',
+      '--web.listen-address=:1',
+    ]);
+    expect(config?.lookbackMs).toBe(6 * 3_600_000);
+    expect(config?.labels).toContainEqual(['zone', 'x']);
   });
 
-  it('takes its arguments out of the exporter’s, in both forms', () => {
-    expect(
-      splitRecordArgs([
-        '--demo',
-        '--record.label',
-        'job=x',
-        '--record.lookback=6h',
-        '--web.listen-address=:1',
-        '--',
-      ]),
-    ).toEqual({
-      record: ['--record.label', 'job=x', '--record.lookback=6h'],
-      rest: ['--demo', '--web.listen-address=:1', '--'],
-    });
+  it.each([
+    [['--record.query.url=http://vm:8428'], /--record.query.url needs --record.remote-write.url/],
+    [['--record.lookback=6h'], /--record.lookback needs --record.remote-write.url/],
+    [['--record.label=job=x'], /--record.label needs --record.remote-write.url/],
+    [[BASE[0] as string], /needs --record.query.url/],
+    [[...BASE, '--record.interval=30s'], /invalid --record.interval/],
+    [[...BASE, '--record.lookback=20m'], /invalid --record.lookback/],
+    [[...BASE, '--record.lookback=1h', '--measurements.max-age=2h'], /longer than --measurements.max-age/],
+    [[...BASE, '--record.label=job=other'], /job is given twice/],
+    [[...BASE, '--record.query.username=u'], /go together/],
+    [[...BASE, '--record.remote-write.bearer-token-file=/nonexistent'], /cannot read/],
+    [[...BASE, '--record.query.url=http://u:p@vm:8428'], /must not carry credentials/],
+    [[...BASE, '--record.nonsense=1'], /nonsense/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => read([...ON, ...argv])).toThrow(ConfigError);
+    expect(() => read([...ON, ...argv])).toThrow(message);
+  });
+
+  it('needs the readings collector', () => {
+    expect(() => read(BASE)).toThrow(/needs the readings collector/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BACKFILL_SETTINGS } from '../../src/backfill/settings.js';
-import { SETTINGS } from '../../src/config/settings.js';
+import { SETTINGS } from '../../src/cli.js';
 import {
   REPORT_FORMATS,
   REPORT_LANGUAGES,

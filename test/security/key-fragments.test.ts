@@ -3,7 +3,7 @@
 // or a failure message. A message cut before the key was taken out would keep the key's head.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/config/secret.js';
-import { demoPosts } from '../../src/demo/stations.js';
+import { demoStations } from '../../src/demo/stations.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createReadingsCollector } from '../../src/readings/collector.js';
 import { createStationsCollector } from '../../src/stations/collector.js';
@@ -28,7 +28,7 @@ let sim: Simulator;
 let upstream: Upstream;
 
 beforeAll(async () => {
-  sim = await startSimulator({ posts: demoPosts(), apiKey: KEY });
+  sim = await startSimulator({ posts: demoStations(), apiKey: KEY });
   upstream = createUpstream({
     baseUrl: sim.baseUrl,
     apiKey: new Secret(KEY),
@@ -108,7 +108,7 @@ describe('the API key echoed by the upstream', () => {
   }, 60_000);
 
   it('leaves no piece of it from readings answers: error bodies, units, postIds, at any offset', async () => {
-    const ids = demoPosts().map((p) => p.id);
+    const ids = demoStations().map((p) => p.id);
     const date = new Date().toISOString();
     const answer = (i: number, offset: number): Fault => {
       const pad = 'r'.repeat(offset);

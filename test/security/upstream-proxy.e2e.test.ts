@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoPosts } from '../../src/demo/stations.js';
+import { demoStations } from '../../src/demo/stations.js';
 import { createTestPki, type TestPki } from '../support/certs.js';
 import { type ExporterProcess, runExporter, startExporterProcess } from '../support/exporter-process.js';
 import { get, sample } from '../support/http.js';
@@ -65,7 +65,7 @@ let proxy: ConnectProxy;
 beforeAll(async () => {
   pki = createTestPki('private-api-ca');
   const cert = pki.issue('api', 'server');
-  sim = await startSimulator({ posts: demoPosts(), apiKey: KEY, tls: { key: cert.key, cert: cert.cert } });
+  sim = await startSimulator({ posts: demoStations(), apiKey: KEY, tls: { key: cert.key, cert: cert.cert } });
   proxy = await startConnectProxy();
 });
 afterAll(async () => {

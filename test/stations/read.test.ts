@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/config/secret.js';
-import { demoPosts } from '../../src/demo/stations.js';
+import { demoStations } from '../../src/demo/stations.js';
 import type { FailureReason, Result } from '../../src/upstream/failure.js';
 import { type Simulator, startSimulator } from '../support/simulator.js';
 import { type TestClient, upstreamClient } from '../support/upstream-client.js';
@@ -31,7 +31,7 @@ function expectFailure(outcome: Result<unknown>, reason: FailureReason): string 
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({ posts: demoPosts(), apiKey: KEY });
+  sim = await startSimulator({ posts: demoStations(), apiKey: KEY });
   client = clientFor(sim.baseUrl);
 });
 afterAll(async () => {
@@ -144,7 +144,7 @@ describe('upstream client', () => {
   });
 
   it('skips an element too large to be a station unread, counts it, and keeps the others', async () => {
-    const posts = demoPosts();
+    const posts = demoStations();
     const huge = { ...posts[1], description: 'd'.repeat(300 * 1024) };
     sim.setFault({ kind: 'body', body: JSON.stringify([posts[0], huge, posts[2]]) });
     const outcome = await client.fetchStations();

@@ -2,7 +2,7 @@
 // hand-written text to prom-client's output for the same series, and to promtool's parser and linter.
 import { Gauge, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { syntheticPosts } from '../../src/demo/stations.js';
+import { syntheticStations } from '../../src/demo/stations.js';
 import { escapeLabelValue } from '../../src/exposition/escape.js';
 import { STATION_METRICS } from '../../src/stations/metrics.js';
 import {
@@ -211,7 +211,7 @@ describe('station families rendered by hand', () => {
   });
 
   it('pass promtool check metrics, nasty names and a synthetic list alike', () => {
-    const parsed = parseStationList(syntheticPosts(500));
+    const parsed = parseStationList(syntheticStations(500));
     if (!parsed.ok) throw new Error(parsed.message);
     for (const text of [renderStationFamilies(sampleList()), renderStationFamilies(parsed.value)]) {
       const lint = checkMetrics(wire(text));
@@ -220,7 +220,7 @@ describe('station families rendered by hand', () => {
   });
 
   it('agree with prom-client on a large synthetic list', async () => {
-    const parsed = parseStationList(syntheticPosts(2000));
+    const parsed = parseStationList(syntheticStations(2000));
     if (!parsed.ok) throw new Error(parsed.message);
     const ours = parseExposition(renderStationFamilies(parsed.value)).samples.map(key);
     const theirs = parseExposition(await renderWithPromClient(parsed.value)).samples.map(key);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Collector, CollectorHealth } from '../../src/collector/contract.js';
+import type { BuiltCollectors } from '../../src/collector/entry.js';
 import { normValue } from '../../src/norms/lookup.js';
 import type { ReadingsData } from '../../src/readings/data.js';
 import type { StationReading } from '../../src/readings/schema.js';
@@ -49,8 +50,11 @@ function sources(
     version: '9.9.9',
     revision: 'deadbee',
     collectors: [collector('station list'), collector('readings')],
-    stations: { serving: list },
-    readings: served && { serving: served },
+    // The registry's collectors, as far as the page reads them.
+    built: {
+      stations: { serving: list },
+      readings: served && { serving: served },
+    } as unknown as BuiltCollectors,
   };
 }
 
@@ -66,7 +70,7 @@ describe('statusViewOf', () => {
       telemetryPath: '/m',
       nowMs: NOW,
       stations: undefined,
-      readingsEnabled: false,
+      readingsLegend: undefined,
     });
     expect(view.collectors.map((c) => c.name)).toEqual(['station list', 'readings']);
   });
@@ -103,7 +107,7 @@ describe('statusViewOf', () => {
         () => served,
       ),
     )(NOW);
-    expect(view.readingsEnabled).toBe(true);
+    expect(view.readingsLegend).toContain('ПДК');
     expect(view.stations?.[0]?.reading).toEqual({
       atMs: NOW - 60_000,
       pm25: 12,

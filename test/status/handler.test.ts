@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { BuiltCollectors } from '../../src/collector/entry.js';
 import { createStatusPage } from '../../src/status/handler.js';
 import { STATUS_PAGE_CSP } from '../../src/status/page.js';
 import { configFrom } from '../support/in-process.js';
@@ -12,7 +13,7 @@ const statusPage = () =>
     version: '1.0.0',
     revision: 'abc1234',
     collectors: [],
-    stations: { serving: () => stationListOf([101, 202]) },
+    built: { stations: { serving: () => stationListOf([101, 202]) } } as unknown as BuiltCollectors,
   });
 
 describe('createStatusPage', () => {

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { CollectorHealth } from '../../src/collector/contract.js';
 import { normValue } from '../../src/norms/lookup.js';
+import { readingsLegend } from '../../src/readings/status-html.js';
 import { parseStationList } from '../../src/stations/schema.js';
 import { renderStatusPage, STATUS_PAGE_CSP } from '../../src/status/page.js';
 import { parseStatusQuery } from '../../src/status/query.js';
@@ -21,8 +22,7 @@ function view(stations: readonly StatusStation[] | undefined, more: Partial<Stat
     nowMs: NOW,
     collectors: [stationList()],
     stations,
-    readingsEnabled: false,
-    readingsInterval: '5m',
+    readingsLegend: undefined,
     ...more,
   };
 }
@@ -165,7 +165,7 @@ describe('status page', () => {
         highest: { substance: 'so2' as const, multiple: 12.5 },
       },
     }));
-    const worst = page(view(allDown, { readingsEnabled: true }));
+    const worst = page(view(allDown, { readingsLegend: readingsLegend('5m') }));
     expect(Buffer.byteLength(worst)).toBeLessThan(1_000_000);
     expect(worst).toContain('9000 more stations not shown (9000 of them offline)');
 
@@ -186,7 +186,7 @@ describe('status page', () => {
       { ...station(2, 'Partial'), reading: { pm25: 8, atMs: NOW - 90_000 } },
       station(3, 'No reading'),
     ];
-    const on = page(view(list, { readingsEnabled: true }));
+    const on = page(view(list, { readingsLegend: readingsLegend('5m') }));
     expect(on).toContain(
       '<th>PM2.5 µg/m³</th><th>PM10 µg/m³</th><th>Highest × ПДК м.р.</th><th>AQI</th><th>Reading age</th>',
     );
@@ -221,7 +221,7 @@ describe('status page', () => {
       '–',
     ]);
     // The table is cached per station list; the ages are not.
-    const later = page(view(list, { readingsEnabled: true, nowMs: NOW + 60 * 60_000 }));
+    const later = page(view(list, { readingsLegend: readingsLegend('5m'), nowMs: NOW + 60 * 60_000 }));
     expect(later).toMatch(/<td>With reading<\/td>.*<td[^>]*>65 min<\/td>/);
 
     const off = page(view(list));
@@ -310,7 +310,7 @@ describe('readings against ПДК м.р.', () => {
     at('Twice', 3, { substance: 'no2', multiple: 3.2 }),
     at('Worst', 7.5, { substance: 'no2', multiple: 52 }),
   ];
-  const html = page(view(list, { readingsEnabled: true }));
+  const html = page(view(list, { readingsLegend: readingsLegend('5m') }));
 
   it('colours each concentration by the band of its multiple of ПДК м.р., and writes the multiple', () => {
     expect(['Clean', 'Above', 'Twice', 'Worst'].map((n) => band(html, n, 3))).toEqual([
@@ -343,9 +343,9 @@ describe('readings against ПДК м.р.', () => {
     expect(html).toMatch(
       /latest row, a 5-minute mean; ПДК м.р. applies to 20-minute means, so a multiple above 1/,
     );
-    const twenty = page(view(list, { readingsEnabled: true, readingsInterval: '20m' }));
+    const twenty = page(view(list, { readingsLegend: readingsLegend('20m') }));
     expect(twenty).toMatch(/latest row, a 20-minute mean, the averaging period of ПДК м.р./);
-    expect(page(view(list, { readingsEnabled: true, readingsInterval: '1h' }))).toMatch(/an hourly mean;/);
+    expect(page(view(list, { readingsLegend: readingsLegend('1h') }))).toMatch(/an hourly mean;/);
     expect(page(view(list))).not.toContain('class="legend"');
   });
 

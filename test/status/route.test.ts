@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { demoPosts } from '../../src/demo/stations.js';
+import { demoStations } from '../../src/demo/stations.js';
 import { createStationsCollector } from '../../src/stations/collector.js';
 import { parseStationList, type StationList } from '../../src/stations/schema.js';
 import type { Result } from '../../src/upstream/failure.js';
@@ -47,7 +47,7 @@ async function server(outcome: () => Result<StationList>, webConfig?: unknown) {
   return app;
 }
 
-const demoList = (): Result<StationList> => parseStationList(demoPosts());
+const demoList = (): Result<StationList> => parseStationList(demoStations());
 
 describe('GET /', () => {
   it('serves HTML under a strict Content-Security-Policy that admits only the inline style and script', async () => {

@@ -3,8 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { type Config, parseCli } from '../../src/cli.js';
 import type { Collector } from '../../src/collector/contract.js';
-import { type Config, parseCli } from '../../src/config/config.js';
 import { createExporterRegistry } from '../../src/exposition/exporter-registry.js';
 import { buildServer } from '../../src/http/server.js';
 import type { ReadingsCollector } from '../../src/readings/collector.js';
@@ -49,7 +49,7 @@ export function inProcessServer(options: InProcessOptions): InProcess {
   );
   const { stations, readings } = options.collectors(config, registry, log);
   const collectors: Collector[] = readings ? [stations, readings] : [stations];
-  const statusPage = createStatusPage({ config, ...build, collectors, stations, readings });
+  const statusPage = createStatusPage({ config, ...build, collectors, built: { stations, readings } });
   const app = buildServer({ config, log, collectors, registry, statusPage, web: options.web });
   return { app, config, registry, stations, readings };
 }

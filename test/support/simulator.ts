@@ -3,7 +3,7 @@
 // demo runs the plain simulator.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { READINGS_INTERVAL_MS, type ReadingsInterval } from '../../src/config/setting-values.js';
-import { demoMeasurements, demoRow } from '../../src/demo/readings.js';
+import { demoReadingsAnswer, demoRow } from '../../src/demo/readings.js';
 import {
   type Intercept,
   type Simulator as PlainSimulator,
@@ -160,7 +160,7 @@ function withoutRowsFrom(id: number, params: URLSearchParams, fromMs: number): u
   const interval = params.get('interval') ?? '5m';
   if (!Object.hasOwn(READINGS_INTERVAL_MS, interval)) return undefined;
   const gt = Date.parse(params.get('date__gt') ?? '');
-  const answer = demoMeasurements(id, Date.now(), {
+  const answer = demoReadingsAnswer(id, Date.now(), {
     interval: interval as ReadingsInterval,
     dateGtMs: Number.isNaN(gt) ? undefined : gt,
   });
@@ -181,7 +181,7 @@ function apiAnswer(
     const text = params.get(name);
     return text === null ? undefined : Date.parse(text);
   };
-  const { meta } = demoMeasurements(id, Date.now(), {
+  const { meta } = demoReadingsAnswer(id, Date.now(), {
     interval: interval as ReadingsInterval,
     dateGtMs: Date.now(),
   });

@@ -1,5 +1,5 @@
 // Station lists for in-process tests, as a read of the list gives them: plain stations by id.
-import { syntheticPosts } from '../../src/demo/stations.js';
+import { syntheticStations } from '../../src/demo/stations.js';
 import { parseStationList, type Station, type StationList } from '../../src/stations/schema.js';
 
 /** Online, named `s<id>`, with no place and no time zone, unless `overrides` says otherwise. */
@@ -25,7 +25,7 @@ export const stationListOf = (ids: readonly number[], overrides: Partial<Station
 
 /** The demo's list of `n` stations as a read parses it, built anew at each call (equal, never the same object). */
 export function parsedDemoList(n = 20): StationList {
-  const parsed = parseStationList(JSON.parse(JSON.stringify(syntheticPosts(n))));
+  const parsed = parseStationList(JSON.parse(JSON.stringify(syntheticStations(n))));
   if (!parsed.ok) throw new Error(parsed.message);
   return parsed.value;
 }

@@ -1,7 +1,7 @@
 // Both slices' reads over one real upstream, as app.ts builds them: the tests of the exchange talk to the simulator
 // through exactly the code the exporter runs.
 import type { Secret } from '../../src/config/secret.js';
-import { SETTINGS } from '../../src/config/settings.js';
+import { UPSTREAM_SETTINGS } from '../../src/config/settings.js';
 import { type FetchReadings, readReadings } from '../../src/readings/read.js';
 import { type FetchStations, readStations } from '../../src/stations/read.js';
 import { createUpstream } from '../../src/upstream/exchange.js';
@@ -24,7 +24,10 @@ export function upstreamClient(options: {
 }): TestClient {
   const upstream = createUpstream(options);
   return {
-    fetchStations: readStations(upstream, options.maxStations ?? Number(SETTINGS.maxStations.default)),
+    fetchStations: readStations(
+      upstream,
+      options.maxStations ?? Number(UPSTREAM_SETTINGS.maxStations.default),
+    ),
     fetchReadings: readReadings(upstream),
     close: upstream.close,
   };

@@ -1,7 +1,7 @@
 // One simulator for a test file and exporters started against it; everything is reset after each test, so tests
 // stay independent without paying for a new simulator each.
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { demoPosts } from '../../src/demo/stations.js';
+import { demoStations } from '../../src/demo/stations.js';
 import { type ExporterProcess, startExporterProcess } from './exporter-process.js';
 import { type Simulator, startSimulator } from './simulator.js';
 
@@ -20,12 +20,12 @@ export function useUpstreamFixture(apiKey: string): UpstreamFixture {
     return sim;
   };
   beforeAll(async () => {
-    sim = await startSimulator({ posts: demoPosts(), apiKey });
+    sim = await startSimulator({ posts: demoStations(), apiKey });
   });
   afterEach(async () => {
     await Promise.all(running.splice(0).map((p) => p.stop()));
     current().setFault({ kind: 'none' });
-    current().setPosts(demoPosts());
+    current().setPosts(demoStations());
     current().resetCount();
     current().resetReadingsLog();
   });

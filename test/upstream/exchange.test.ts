@@ -3,7 +3,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/config/secret.js';
-import { demoPosts } from '../../src/demo/stations.js';
+import { demoStations } from '../../src/demo/stations.js';
 import { createUpstream, type ElementsReader, type Upstream } from '../../src/upstream/exchange.js';
 import type { Result } from '../../src/upstream/failure.js';
 import { type Simulator, startSimulator } from '../support/simulator.js';
@@ -23,7 +23,7 @@ const upstreamWith = (timeoutMs: number): Upstream =>
   });
 
 beforeAll(async () => {
-  sim = await startSimulator({ posts: demoPosts(), apiKey: KEY });
+  sim = await startSimulator({ posts: demoStations(), apiKey: KEY });
   upstream = upstreamWith(5000);
 });
 afterAll(async () => {

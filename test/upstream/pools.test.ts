@@ -7,7 +7,12 @@ import { newStats } from '../../src/backfill/stats.js';
 import { readReadingRows, readReadings } from '../../src/readings/read.js';
 import { runReadingsRound } from '../../src/readings/round.js';
 import { readStations } from '../../src/stations/read.js';
-import { openUpstreamPools, type UpstreamPools } from '../../src/upstream/pools.js';
+import { STATION_SOCKETS } from '../../src/stations/slice.js';
+import { openPools, type UpstreamPools } from '../../src/upstream/pools.js';
+
+/** The exporter's two pools: the station list's and the readings'. */
+type Pools = UpstreamPools<'stations' | 'readings'>;
+
 import {
   type CountingUpstream,
   cycleFaults,
@@ -18,16 +23,19 @@ import {
 const CONCURRENCY = 4;
 const STATIONS = 120;
 let up: CountingUpstream | undefined;
-let pools: UpstreamPools | undefined;
+let pools: Pools | undefined;
 afterEach(async () => {
   await pools?.close();
   await up?.close();
 });
 
-async function open(): Promise<{ up: CountingUpstream; pools: UpstreamPools }> {
+async function open(): Promise<{ up: CountingUpstream; pools: Pools }> {
   up = await startCountingUpstream(cycleFaults(40), stationListBody(STATIONS));
   const options = { baseUrl: up.baseUrl, apiKey: undefined, timeoutMs: 100, maxBodyBytes: 64 * 1024 };
-  pools = openUpstreamPools({ ...options, userAgent: 'cityair-exporter/test' }, CONCURRENCY);
+  pools = openPools(
+    { ...options, userAgent: 'cityair-exporter/test' },
+    { stations: STATION_SOCKETS, readings: CONCURRENCY },
+  );
   return { up, pools };
 }
 

@@ -4,9 +4,13 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { STATION_SOCKETS } from '../../src/stations/slice.js';
 import { createDispatcher } from '../../src/upstream/dispatcher.js';
 import type { Result } from '../../src/upstream/failure.js';
-import { openUpstreamPools, type UpstreamPools } from '../../src/upstream/pools.js';
+import { openPools, type UpstreamPools } from '../../src/upstream/pools.js';
+
+/** The exporter's two pools: the station list's and the readings'. */
+type Pools = UpstreamPools<'stations' | 'readings'>;
 
 type ProxyMode = 'close' | 'silent' | '502';
 
@@ -58,7 +62,7 @@ async function deadPort(): Promise<number> {
 }
 
 let proxy: Proxy | undefined;
-let pools: UpstreamPools | undefined;
+let pools: Pools | undefined;
 
 afterEach(async () => {
   await proxy?.close();
@@ -67,10 +71,10 @@ afterEach(async () => {
   pools = undefined;
 });
 
-async function throughProxy(mode: ProxyMode, timeoutMs: number): Promise<UpstreamPools> {
+async function throughProxy(mode: ProxyMode, timeoutMs: number): Promise<Pools> {
   proxy = await startProxy(mode);
   const env = { HTTPS_PROXY: proxy.url };
-  pools = openUpstreamPools(
+  pools = openPools(
     {
       baseUrl: `https://127.0.0.1:${await deadPort()}`,
       apiKey: undefined,
@@ -78,8 +82,8 @@ async function throughProxy(mode: ProxyMode, timeoutMs: number): Promise<Upstrea
       maxBodyBytes: 1024 * 1024,
       userAgent: 'cityair-exporter/test',
     },
-    4,
-    (connections) =>
+    { stations: STATION_SOCKETS, readings: 4 },
+    (connections: number) =>
       createDispatcher({ caFile: undefined, insecureSkipVerify: false }, env, { connections }).dispatcher,
   );
   return pools;
@@ -89,7 +93,7 @@ const anything = (json: unknown): Result<unknown> => ({ ok: true, value: json })
 const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Both pools' requests, each with the time it took. */
-async function askBoth(p: UpstreamPools): Promise<{ result: Result<unknown>; ms: number }[]> {
+async function askBoth(p: Pools): Promise<{ result: Result<unknown>; ms: number }[]> {
   const timed = async (ask: () => Promise<Result<unknown>>) => {
     const start = performance.now();
     const result = await ask();

@@ -2,7 +2,7 @@
 // thing, at the band edges too.
 import { describe, expect, it } from 'vitest';
 import { normValue } from '../../src/norms/lookup.js';
-import { concentrationCell } from '../../src/status/readings-html.js';
+import { concentrationCell } from '../../src/readings/status-html.js';
 
 const PDK = normValue('pm2.5', 'pdk-single') as number;
 

@@ -1,9 +1,35 @@
-// A reading on the status page against ПДК м.р., the norm Russian reports judge a short mean by: the value, the
-// multiple of the norm it stands at, and the colour of that multiple's band, explained by a legend. Colour is
-// never the only sign: the multiple is written beside it.
+// The readings' fragment of the status page: what a station's row shows of its reading, and a reading against
+// ПДК м.р., the norm Russian reports judge a short mean by: the value, the multiple of the norm it stands at, and
+// the colour of that multiple's band, explained by a legend. Colour is never the only sign: the multiple is
+// written beside it.
 import type { ReadingsInterval } from '../config/setting-values.js';
-import { bandLabels, bandOf, type Highest, normValue } from '../norms/lookup.js';
+import { bandLabels, bandOf, type Highest, highestMultiple, normValue } from '../norms/lookup.js';
 import { FAMILIES, SUBSTANCE_NAMES } from '../norms/table.js';
+import type { StationReading } from './schema.js';
+
+/** What a station's row on the status page shows of its reading. */
+export interface StatusReading {
+  readonly pm25?: number;
+  readonly pm10?: number;
+  readonly aqi?: number;
+  readonly atMs: number;
+  /** The substance standing highest against its ПДК м.р., if the reading has one with a value. */
+  readonly highest?: Highest;
+}
+
+export function statusReading(r: StationReading): StatusReading {
+  const pm25 = r.concentrations.get('pm2.5');
+  const pm10 = r.concentrations.get('pm10');
+  const aqi = r.aqi.get('cityair');
+  const highest = highestMultiple(r.concentrations, 'pdk-single');
+  return {
+    atMs: r.atMs,
+    ...(pm25 === undefined ? {} : { pm25 }),
+    ...(pm10 === undefined ? {} : { pm10 }),
+    ...(aqi === undefined ? {} : { aqi }),
+    ...(highest === undefined ? {} : { highest }),
+  };
+}
 
 const FAMILY = 'pdk-single';
 const NORM = FAMILIES[FAMILY].label;
