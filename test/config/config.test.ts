@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Config, ConfigError, helpText, parseCli, SETTINGS } from '../../src/cli.js';
+import { demoOf, engineWarnings, INSECURE_WARNING } from '../../src/config/config.js';
 import { formatDuration } from '../../src/config/units.js';
 import { RECORD_SETTINGS } from '../../src/record/settings.js';
 import { TIMER_LIMIT_MS } from '../../src/runtime/timers.js';
@@ -911,5 +912,19 @@ describe('settings: --help', () => {
       Object.values(SETTINGS).map((s) => rows.find((r) => r.includes(` ${s.env} `))?.indexOf(` ${s.env} `)),
     );
     expect(envColumns.size).toBe(1);
+  });
+});
+
+describe('the engine’s part of the configuration', () => {
+  it('reads --demo from its flag, else its variable, so --demo=false wins over CITYAIR_DEMO', () => {
+    expect(demoOf({ demo: 'false' }, { CITYAIR_DEMO: 'true' })).toBe(false);
+    expect(demoOf({}, { CITYAIR_DEMO: 'true' })).toBe(true);
+    expect(demoOf({}, {})).toBe(false);
+  });
+
+  it('warns of the engine’s settings alone, whatever the sources say', () => {
+    const action = parseCli(['--upstream.insecure-skip-verify'], KEY);
+    if (action.kind !== 'run') throw new Error(action.kind);
+    expect(engineWarnings(action.config)).toEqual([INSECURE_WARNING]);
   });
 });

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/cli.js';
+import { LOG_SETTINGS, UPSTREAM_SETTINGS, WEB_SETTINGS } from '../../src/config/settings.js';
 import { parseDurationMs } from '../../src/config/units.js';
 
 const specs = Object.entries(SETTINGS);
 
 describe('the settings table', () => {
+  it('holds the engine’s tables whole: the upstream settings first, the web and log settings last', () => {
+    const engine = [UPSTREAM_SETTINGS, WEB_SETTINGS, LOG_SETTINGS].flatMap((t) => Object.values(t));
+    const all = Object.values(SETTINGS);
+    expect(all.slice(0, Object.keys(UPSTREAM_SETTINGS).length)).toEqual(Object.values(UPSTREAM_SETTINGS));
+    for (const spec of engine) expect(all, spec.env).toContain(spec);
+    expect(all.slice(-Object.keys(LOG_SETTINGS).length)).toEqual(Object.values(LOG_SETTINGS));
+  });
+
   it('gives each setting its own flag and its own CITYAIR_ variable', () => {
     const flags = specs.map(([, s]) => s.flag).filter((f) => f !== undefined);
     const envs = specs.map(([, s]) => s.env);

@@ -4,6 +4,7 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseCli } from '../../src/cli.js';
+import { type RecordConfig, recordWarnings } from '../../src/record/config.js';
 import { createRecordMetrics } from '../../src/record/metrics.js';
 import type { RecordRoundResult } from '../../src/record/round.js';
 import { checkMetrics } from '../support/promtool.js';
@@ -78,6 +79,20 @@ describe('the record’s settings', () => {
   ])('refuses %j', (argv, message) => {
     expect(() => read([...ON, ...argv])).toThrow(ConfigError);
     expect(() => read([...ON, ...argv])).toThrow(message);
+  });
+
+  it('warns of each of job and instance missing from its labels', () => {
+    const labelled = (labels: [string, string][]) => ({ labels }) as unknown as RecordConfig;
+    expect(recordWarnings(labelled([['job', 'a']])).join('\n')).toMatch(/has no instance/);
+    expect(recordWarnings(labelled([['zone', 'z']]))).toHaveLength(2);
+    expect(
+      recordWarnings(
+        labelled([
+          ['job', 'a'],
+          ['instance', 'b'],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('needs the readings collector', () => {
