@@ -6,6 +6,7 @@ import type { Secret } from '../config/secret.js';
 import { type Body, joined, slicer } from './body.js';
 import { type Failure, failure, type Result } from './failure.js';
 import { createScanner, type ScanLimits, type ScanResult } from './json-scan.js';
+import { startsWithBom } from './json-syntax.js';
 import type { Pace } from './pace.js';
 import { withoutKey } from './upstream-text.js';
 
@@ -148,13 +149,7 @@ function tooManyValues(maxValues: number): Failure {
 
 /** An empty value of the body's top-level type (a scan found it is JSON, not an array). */
 function emptyLike(body: Body): unknown {
-  const text =
-    body.chunks[0]
-      ?.subarray(0, 64)
-      .toString('utf8')
-      .replace(/^\uFEFF/, '')
-      .trimStart() ?? '';
-  const first = text[0] ?? '{';
+  const first = String.fromCharCode(firstValueByte(body.chunks));
   if (first === '{') return {};
   if (first === '[') return [];
   if (first === '"') return '';
@@ -168,4 +163,17 @@ function notJson(body: Body, contentType: string): Failure {
   const looksHtml = /html/i.test(contentType) || /^\s*</.test(head);
   const what = looksHtml ? 'an HTML page' : 'a body that is not JSON';
   return failure('invalid_json', `expected JSON, got ${what} (content-type "${contentType}")`);
+}
+
+/** The first byte of the value, past a byte-order mark and white space, however the chunks cut them. */
+function firstValueByte(chunks: readonly Buffer[]): number {
+  let skip = startsWithBom(chunks) ? 3 : 0;
+  for (const buf of chunks) {
+    for (let i = Math.min(skip, buf.length); i < buf.length; i++) {
+      const b = buf[i] as number;
+      if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return b;
+    }
+    skip = Math.max(0, skip - buf.length);
+  }
+  return 0x7b;
 }

@@ -3,7 +3,7 @@
 // million objects) and cannot be paused; this pass costs no allocation per value, stops as soon as a limit is
 // passed, and runs in steps so that the event loop gets turns in between.
 
-import { createSyntaxCheck, type SyntaxCheck } from './json-syntax.js';
+import { createSyntaxCheck, type SyntaxCheck, startsWithBom } from './json-syntax.js';
 
 export interface ScanLimits {
   /** Elements of a top-level array, at most. */
@@ -216,6 +216,22 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
     return undefined;
   };
 
+  let started = false;
+  const skip = (n: number): void => {
+    let left = n;
+    while (left > 0 && chunk < chunks.length) {
+      const length = (chunks[chunk] as Buffer).length;
+      const take = Math.min(left, length - offset);
+      offset += take;
+      left -= take;
+      if (offset === length) {
+        base += length;
+        chunk++;
+        offset = 0;
+      }
+    }
+  };
+
   const finish = (): ScanResult => {
     const end = base;
     if (top === undefined || inString || depth > 0) return { kind: 'syntax', at: end };
@@ -232,11 +248,14 @@ export function createScanner(chunks: readonly Buffer[], limits: ScanLimits): Sc
   return {
     step: (bytes) => {
       if (check) return checkSyntax(check, bytes);
+      // A UTF-8 byte-order mark may open the body, its three bytes cut into chunks however the network cut them.
+      if (!started) {
+        started = true;
+        if (startsWithBom(chunks)) skip(3);
+      }
       const limit = base + offset + bytes;
       while (chunk < chunks.length) {
         const buf = chunks[chunk] as Buffer;
-        // A UTF-8 byte-order mark may open the body.
-        if (chunk === 0 && offset === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) offset = 3;
         const stop = Math.min(buf.length, limit - base);
         while (offset < stop) {
           if (inString) {

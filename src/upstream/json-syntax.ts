@@ -55,7 +55,7 @@ const isDigit = (b: number): boolean => b >= ZERO && b <= NINE;
 const isHex = (b: number): boolean => isDigit(b) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
 
 /** The body opens with a UTF-8 byte-order mark, however its first bytes are cut into chunks. */
-function startsWithBom(chunks: readonly Buffer[]): boolean {
+export function startsWithBom(chunks: readonly Buffer[]): boolean {
   const head = Buffer.concat(chunks.slice(0, 3)).subarray(0, 3);
   return head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
 }

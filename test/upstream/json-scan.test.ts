@@ -93,6 +93,11 @@ describe('the JSON structure scan', () => {
 
   it('skips a byte-order mark and surrounding whitespace', () => {
     expect(elementsOf('\ufeff \n[ 1 , "x" ]\n')).toEqual([1, 'x']);
+    // However the network cuts the mark's three bytes.
+    for (const cuts of [[1], [2], [1, 2], [1, 3], [2, 4]])
+      expect(elementsOf('\ufeff \n[ 1 , "x" ]\n', cuts)).toEqual([1, 'x']);
+    expect(scan('\ufeff{"a":1}', [1]).kind).toBe('other');
+    expect(scan(Buffer.from([0xef, 0xbb])).kind).toBe('syntax');
     expect(elementsOf('[]')).toEqual([]);
     expect(elementsOf(' [ ] ')).toEqual([]);
   });

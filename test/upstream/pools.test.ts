@@ -39,10 +39,22 @@ async function open(): Promise<{ up: CountingUpstream; pools: Pools }> {
   return { up, pools };
 }
 
+/**
+ * The station list, read again until it comes: it is answered at once, but on a loaded machine the test's own
+ * event loop can hold it past the pools' 100 ms timeout, which the readings' faults need. What is counted here
+ * is the readings requests, not the list's.
+ */
+async function listOnce(pools: UpstreamPools) {
+  for (let attempt = 1; ; attempt++) {
+    const list = await readStations(pools.stations, 1000)();
+    if (list.ok || attempt === 50) return list;
+  }
+}
+
 describe('readings requests open at the API at once', () => {
   it('are never more than --measurements.concurrency in rounds of the live readings', async () => {
     const { up, pools } = await open();
-    const list = await readStations(pools.stations, 1000)();
+    const list = await listOnce(pools);
     if (!list.ok) throw new Error(list.message);
     const fetch = readReadings(pools.readings);
     const ids = list.value.stations.map((s) => s.id);
@@ -56,7 +68,7 @@ describe('readings requests open at the API at once', () => {
         maxAgeMs: 600_000,
         interval: '5m',
       });
-      await readStations(pools.stations, 1000)();
+      await listOnce(pools);
     }
     expect(up.requests()).toBeGreaterThan(100);
     expect(up.maxOpen()).toBeLessThanOrEqual(CONCURRENCY);
@@ -66,7 +78,7 @@ describe('readings requests open at the API at once', () => {
     const { up, pools } = await open();
     const now = Date.now();
     await runBackfill({
-      fetchStations: readStations(pools.stations, 1000),
+      fetchStations: () => listOnce(pools),
       fetchRows: readReadingRows(pools.readings),
       sink: {
         station: () => ({ write: async (rows) => rows.length }),
