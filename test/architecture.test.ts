@@ -120,14 +120,6 @@ const WITHOUT_OWN_TEST: Readonly<Record<string, string>> = {
   'backfill/command.ts':
     "wiring of the backfill's parts: run whole by backfill.e2e.test.ts and remote-write.e2e.test.ts",
   'report/command.ts': "wiring of the report's parts: run whole by report.e2e.test.ts",
-  // Their test files are being written on branch rt; the lead removes these lines when it is merged (the list's
-  // own test below fails until then).
-  'record/held.ts': 'its test file comes with branch rt; record.e2e.test.ts runs it against a real store',
-  'record/metrics.ts': 'its test file comes with branch rt; record/config.test.ts lints its output',
-  'record/record.ts': 'its test file comes with branch rt; record.e2e.test.ts runs its rounds',
-  'record/settings.ts': 'its test file comes with branch rt; record/config.test.ts reads every setting',
-  'record/turn.ts': 'its test file comes with branch rt; record.e2e.test.ts runs it beside live readings',
-  'upstream/shared-pause.ts': 'its test file comes with branch rt; record.e2e.test.ts meets a 429',
 };
 
 const testFileOf = (module: string): string => join(TEST, module.replace(/(\.d)?\.ts$/, '.test.ts'));

@@ -98,7 +98,8 @@ export function createRecord(deps: RecordDeps): RecordRounds {
   let cancel: (() => void) | undefined;
   let running: Promise<void> | undefined;
 
-  const round = async (): Promise<void> => {
+  /** A round due at `dueAtMs`: the next is due an interval later, however long this one waited its turn. */
+  const round = async (dueAtMs: number): Promise<void> => {
     // The store is asked only between readings rounds too: its answers and the readings' never share the heap.
     await turn();
     const startedAtMs = Date.now();
@@ -150,14 +151,14 @@ export function createRecord(deps: RecordDeps): RecordRounds {
       lastSuccessMs: result.outcome === 'failed' ? state.lastSuccessMs : startedAtMs,
       rowsWrittenSinceStart: state.rowsWrittenSinceStart + result.rowsWritten,
       rounds: state.rounds + 1,
-      nextRoundAtMs: startedAtMs + record.intervalMs,
+      nextRoundAtMs: Math.max(Date.now(), dueAtMs + record.intervalMs),
     };
   };
 
   const runAndSchedule = (): void => {
     if (stopped) return;
     const startedAt = Date.now();
-    running = round().finally(() => {
+    running = round(startedAt).finally(() => {
       running = undefined;
       if (stopped) return;
       cancel = armTimer(runAndSchedule, Math.max(0, startedAt + record.intervalMs - Date.now()));

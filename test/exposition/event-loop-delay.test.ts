@@ -78,7 +78,8 @@ describe("the registry's nodejs_eventloop_lag family", () => {
     expect(blocked.stddev).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 100));
     const calm = await scrape(registry);
-    expect(calm.max).toBeLessThan(0.1);
+    // Under the blocked scrape's 0.15: a loaded machine's own delays may reach 0.1, the 200 ms never.
+    expect(calm.max).toBeLessThan(0.15);
     for (const s of STATS) expect(calm[s], s).toBeGreaterThanOrEqual(0);
   });
 

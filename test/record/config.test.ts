@@ -1,13 +1,8 @@
 // The record's flags and environment, read by the exporter's one command line through the registry: off unless
-// a remote-write URL is given, and every invalid combination one ConfigError (exit 2); its metrics pass promtool's
-// lint.
-import { Registry } from 'prom-client';
+// a remote-write URL is given, and every invalid combination one ConfigError (exit 2).
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseCli } from '../../src/cli.js';
 import { type RecordConfig, recordWarnings } from '../../src/record/config.js';
-import { createRecordMetrics } from '../../src/record/metrics.js';
-import type { RecordRoundResult } from '../../src/record/round.js';
-import { checkMetrics } from '../support/promtool.js';
 
 const KEY = { CITYAIR_API_KEY: 'record-config-test-key-0123456789' };
 const ON = ['--collector.measurements'];
@@ -97,31 +92,5 @@ describe('the record’s settings', () => {
 
   it('needs the readings collector', () => {
     expect(() => read(BASE)).toThrow(/needs the readings collector/);
-  });
-});
-
-describe('the record’s metrics', () => {
-  it('pass promtool check metrics with no finding', async () => {
-    const registry = new Registry();
-    const metrics = createRecordMetrics(registry);
-    const round: RecordRoundResult = {
-      outcome: 'partial',
-      failures: { upstream: 'timeout' },
-      gapsFound: 3,
-      gapsAsked: 2,
-      rowsMissing: 10,
-      rowsWritten: 10,
-      unfilled: { no_rows: 1, not_served: 0, failed: 1 },
-      upstreamRequests: 4,
-      stationsFilled: 1,
-      quiet: new Map(),
-    };
-    metrics.count(round, Date.UTC(2026, 10, 27), 1.5);
-    metrics.storeQueries(3);
-    const text = await registry.metrics();
-    expect(text).toContain('cityair_record_written_rows_total 10');
-    expect(text).toContain('cityair_record_failures_total{reason="upstream"} 1');
-    const lint = checkMetrics(text);
-    if (lint) expect(lint).toEqual({ code: 0, findings: '' });
   });
 });

@@ -44,7 +44,7 @@ async function open(): Promise<{ up: CountingUpstream; pools: Pools }> {
  * event loop can hold it past the pools' 100 ms timeout, which the readings' faults need. What is counted here
  * is the readings requests, not the list's.
  */
-async function listOnce(pools: UpstreamPools) {
+async function listOnce(pools: Pools) {
   for (let attempt = 1; ; attempt++) {
     const list = await readStations(pools.stations, 1000)();
     if (list.ok || attempt === 50) return list;
