@@ -122,7 +122,7 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
     }
     const ask =
       takeConfirm(walk) ??
-      singleRowsAsk(walk, windowMs) ??
+      singleRowsAsk(walk, windowMs, toMs) ??
       nextAsk(walk.cover, windowMs, intervalMs, {
         readAt: (ms) => walk.lastMs === ms || walk.ahead.has(ms),
         firstRead: (ms) => firstHeld(walk, ms),
@@ -274,10 +274,10 @@ function skip(walk: Walk, toMs: number, failure: MissingSpan['failure']): void {
 }
 
 /** While every answer has held one row at most, the request single-rows.ts picks, if any. */
-function singleRowsAsk(walk: Walk, windowMs: number): Ask | undefined {
+function singleRowsAsk(walk: Walk, windowMs: number, toMs: number): Ask | undefined {
   if (walk.learnt.largest !== 1) return undefined;
   const held = [...walk.ahead.keys()].sort((a, b) => a - b);
-  return singleRowAsk(walk.cover, held, windowMs * walk.stretch);
+  return singleRowAsk(walk.cover, held, windowMs * walk.stretch, toMs);
 }
 
 /** Rows written, counted and their times kept (ascending, as they are written). */

@@ -589,3 +589,22 @@ describe('caps that fall, rows listed twice, rows past --to (third attack)', () 
     expect(got.requests).toBeLessThanOrEqual(bound);
   });
 });
+
+describe('one row per answer, rows that stop before --to', () => {
+  it('read whole: no request reaches a day past --to, none is sent twice in a row', async () => {
+    const times = stationTimes(FROM - DAY, TO - 3_600_000, STEP);
+    const api: ApiBehaviour = { ...ORDERS['oldest first'], cap: 1, dateGt: 'exclusive', dateLt: 'exclusive' };
+    const asked: ReadingsQuery[] = [];
+    const got = await walk(times, api, undefined, (honest) => async (id, q) => {
+      asked.push(q);
+      return honest(id, q);
+    });
+    expectSound(got, times, api);
+    expect(Math.max(...asked.map((q) => q.dateLtMs ?? 0))).toBeLessThan(TO + DAY);
+    const twice = asked.filter((q, i) => i > 0 && JSON.stringify(q) === JSON.stringify(asked[i - 1]));
+    expect(twice).toEqual([]);
+    // Every row written, the span before the last row too: asked up to the second before it, the empty answer.
+    expect(got.written.map(([t]) => t)).toEqual(times.filter((t) => t >= FROM && t < TO));
+    expect(got.ok).toBe(true);
+  });
+});
