@@ -27,7 +27,8 @@ export interface Span {
  * One request: rows strictly after `gtMs` and strictly before `ltMs` are asked for. `anchorMs`: the row already
  * read that the window starts at (gtMs just before it). `knownMs`: a row already read that the window ends at
  * (ltMs just after it). `before`: the window ends where a span with no row read starts; it proves no window.
- * `beyondMs`: a row already read in the first half of the window (single-rows.ts).
+ * `beyondMs`: a row already read in the first half of the window (single-rows.ts). `untilMs`: a row already read
+ * that the window ends within a second before (until-row.ts).
  */
 export interface Ask {
   readonly gtMs: number;
@@ -36,6 +37,7 @@ export interface Ask {
   readonly knownMs?: number;
   readonly before?: true;
   readonly beyondMs?: number;
+  readonly untilMs?: number;
 }
 
 /** What a station's walk has learnt of its API from its own answers. */
@@ -68,7 +70,8 @@ export interface Proof {
  */
 export function proofOf(ask: Ask, answer: AnswerShape, learnt: Learnt, readBefore?: number): Proof {
   const sorted = increasing(answer.times) ? answer.times : [...answer.times].sort((a, b) => a - b);
-  const next: Learnt = { largest: Math.max(learnt.largest, answer.size) };
+  // Distinct rows read: duplicates, rejected and future rows do not show how many rows the cap lets through.
+  const next: Learnt = { largest: Math.max(learnt.largest, distinct(sorted)) };
   const spans: Span[] = [];
   const oldest = sorted[0];
   const newest = sorted[sorted.length - 1];
@@ -102,15 +105,13 @@ function windowProof(
   const start = ask.anchorMs ?? ask.gtMs;
   // Rejected rows: what they were is unknown.
   if (answer.size !== sorted.length) return undefined;
-  if (ask.knownMs !== undefined) {
-    // Asked up to a row already read: that row and nothing new before it. The run proves the rest when it holds
-    // the anchor too; otherwise the answer must not have been cut at its old end.
-    const known = ask.knownMs;
-    if (!sorted.includes(known) || sorted.some((t) => t > start && t < known)) return undefined;
-    // With the anchor, the run proves it all; without it, the answer missed a row the API has.
-    if (ask.anchorMs !== undefined) return undefined;
-    return { fromMs: ask.gtMs + 1, toMs: known };
-  }
+  // Asked up to just after a row already read: with the anchor, the run proves it all. Without it, an answer of
+  // that row and nothing before it proves nothing: a cap keeping the newest rows may have fallen to that one row
+  // (its size against the largest answer tells nothing when the cap varies). walk.ts asks again up to the row.
+  if (ask.knownMs !== undefined) return undefined;
+  // Up to the last whole second before a row read (until-row.ts): an empty answer, never cut, proves it all.
+  if (ask.untilMs !== undefined)
+    return sorted.length > 0 ? undefined : { fromMs: ask.gtMs + 1, toMs: ask.untilMs };
   if (ask.before) return undefined;
   if (sorted.length === 0) {
     // No row at all: but the anchor asked for is a row the API has.
@@ -124,6 +125,13 @@ function windowProof(
   }
   // Only the first half: an API that rounds date__lt down answers a narrower window than was asked.
   return { fromMs: start + 1, toMs: ask.gtMs + 1 + Math.floor((ask.ltMs - ask.gtMs) / 2) };
+}
+
+/** How many distinct times `sorted` (ascending) holds. */
+function distinct(sorted: readonly number[]): number {
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) n++;
+  return n;
 }
 
 /** Whether `times` are in strictly increasing order, as most answers list their rows. */
@@ -267,9 +275,12 @@ export function nextAsk(cover: Cover, windowMs: number, intervalMs: number, know
     if (s.fromMs > at + 1 && s.fromMs < full && s.fromMs < start) start = s.fromMs;
   if (start === Number.POSITIVE_INFINITY) return { gtMs, ltMs: full, ...anchor };
   const knownMs = firstRead(start);
-  return knownMs === undefined
-    ? { gtMs, ltMs: start, before: true, ...anchor }
-    : { gtMs, ltMs: knownMs + 1, knownMs, ...anchor };
+  if (knownMs === undefined) return { gtMs, ltMs: start, before: true, ...anchor };
+  // Up to a row read with none read before it in the window: from the row read last, however far back (every
+  // span between is proven), so that one answer holding both proves all between, whatever end a cap cuts.
+  const from = anchorMs ?? known.lastRead;
+  if (from === undefined) return { gtMs, ltMs: knownMs + 1, knownMs };
+  return { gtMs: from - 1, ltMs: knownMs + 1, knownMs, anchorMs: from };
 }
 
 /**

@@ -4,7 +4,7 @@
 // first half, a row already read beyond the next one held. An answer with rows before that row only was cut at its
 // new end, if at all: it holds the oldest rows after date__gt, so nothing lies between the cursor and its oldest
 // row (coverage.ts, `beyondMs`). Rows ahead come from asking past the newest row held, without it.
-import { type Ask, askStart, type Cover } from './coverage.js';
+import { type Ask, askStart, type Cover, spanHolding } from './coverage.js';
 
 /** A window never under this, nor under twice the span it must hold: date__lt may be rounded down to the hour. */
 const LEAST_WINDOW_MS = 2 * 3_600_000;
@@ -14,7 +14,12 @@ const LEAST_WINDOW_MS = 2 * 3_600_000;
  * asked instead (a span in doubt next, or the span past the newest row held already asked without an answer).
  * `held`: the rows read after the cursor, ascending. `lengthMs`: the window a request past a row spans.
  */
-export function singleRowAsk(cover: Cover, held: readonly number[], lengthMs: number): Ask | undefined {
+export function singleRowAsk(
+  cover: Cover,
+  held: readonly number[],
+  lengthMs: number,
+  toMs = Number.POSITIVE_INFINITY,
+): Ask | undefined {
   const at = cover.cursorMs;
   if (askStart(cover) !== at) return undefined;
   const beyond = held[1];
@@ -25,5 +30,13 @@ export function singleRowAsk(cover: Cover, held: readonly number[], lengthMs: nu
   }
   const from = held[0] ?? at;
   if (cover.doubts.some((d) => d.span.fromMs <= from + 1 && d.span.toMs > from + 1)) return undefined;
-  return { gtMs: from, ltMs: from + 1 + Math.max(lengthMs, LEAST_WINDOW_MS) };
+  // No further past --to than its first half needs to reach it (and a second more: date__lt in whole seconds).
+  const clipped = from + 1000 + Math.max(2 * (toMs - from), LEAST_WINDOW_MS);
+  // Once proven past that row to --to, asking again would bring the same empty answer. What lies between the
+  // cursor and that row, the newest of any window now, is asked up to just after it, and then up to the second
+  // before it (until-row.ts): an empty answer proves it whatever end a cap keeps.
+  const past = spanHolding(cover.proven, from + 1);
+  if (past === undefined || past.toMs < toMs)
+    return { gtMs: from, ltMs: Math.min(from + 1 + Math.max(lengthMs, LEAST_WINDOW_MS), clipped) };
+  return held[0] === undefined ? undefined : { gtMs: at, ltMs: from + 1, knownMs: from };
 }

@@ -25,9 +25,11 @@ import {
   unprovenEnd,
 } from './coverage.js';
 import { type LateSpan, lateSpans, noteContradictions, noteLate } from './late-rows.js';
+import { newRows } from './new-rows.js';
 import { type RetryOptions, withRetries } from './retry.js';
 import { singleRowAsk } from './single-rows.js';
 import { formatTime } from './time-spec.js';
+import { untilRowAsk } from './until-row.js';
 import { whyUnread } from './why-unread.js';
 
 /** Rows per request the window is sized for: a day of 5-minute rows. */
@@ -87,6 +89,8 @@ interface Walk {
   readonly writtenTimes: number[];
   /** Rows in the range seen at or before the cursor that were never written: each is named missing. */
   readonly late: Set<number>;
+  /** The next request, when an answer up to just after a row read held that row and nothing before it. */
+  confirm: Ask | undefined;
 }
 
 export async function walkStation(id: number, options: WalkOptions): Promise<StationOutcome> {
@@ -106,16 +110,19 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
     contradicted: [],
     writtenTimes: [],
     late: new Set(),
+    confirm: undefined,
   };
   const windowMs = intervalMs * ROWS_PER_WINDOW;
-  const ceiling = (): number => requestCeiling(fromMs, toMs, windowMs, walk.rows + walk.ahead.size);
+  // Rows held past --to do not count: an API that answers ever newer rows there must not push the bound away.
+  const ceiling = (): number => requestCeiling(fromMs, toMs, windowMs, walk.rows + heldBefore(walk, toMs));
   while (askStart(walk.cover) < toMs - 1) {
     if (walk.requests >= ceiling()) {
       walk.missing.push({ fromMs: walk.cover.cursorMs + 1, toMs, failure: tooMany(walk.requests) });
       break;
     }
     const ask =
-      singleRowsAsk(walk, windowMs) ??
+      takeConfirm(walk) ??
+      singleRowsAsk(walk, windowMs, toMs) ??
       nextAsk(walk.cover, windowMs, intervalMs, {
         readAt: (ms) => walk.lastMs === ms || walk.ahead.has(ms),
         firstRead: (ms) => firstHeld(walk, ms),
@@ -211,13 +218,21 @@ async function walkStep(
   if (!whole) for (const r of fresh) if (!walk.ahead.has(r.reading.atMs)) walk.ahead.set(r.reading.atMs, r);
   // Nothing new proven: asking again would bring the same answer. The span is in doubt until a larger answer
   // shows this one was whole, and missing if none does.
+  walk.confirm = untilRowAsk(ask, shape, toMs);
   const at = ask.anchorMs ?? ask.gtMs + intervalMs;
-  const lookedBack = ask.anchorMs === undefined && walk.lookedBackAt !== at && askStart(walk.cover) === at;
-  if (provenMs(walk.cover, Number.POSITIVE_INFINITY) === before && lookedBack) {
+  const lookedBack =
+    ask.anchorMs === undefined &&
+    ask.untilMs === undefined &&
+    walk.lookedBackAt !== at &&
+    askStart(walk.cover) === at;
+  if (walk.confirm !== undefined) {
+    // Asked again up to just before that row next: the span is in doubt only if that answer proves nothing.
+  } else if (provenMs(walk.cover, Number.POSITIVE_INFINITY) === before && lookedBack) {
     walk.lookedBackAt = at;
   } else if (provenMs(walk.cover, Number.POSITIVE_INFINITY) === before) {
     const doubt = {
-      span: { fromMs: ask.gtMs + 1, toMs: ask.ltMs },
+      // Up to the row itself when asked up to the second before it: that row's run starts there.
+      span: { fromMs: ask.gtMs + 1, toMs: ask.untilMs ?? ask.ltMs },
       size: shape.size,
       why: whyUnread(ask, shape, formatTime),
       ...(proof.pending === undefined ? {} : { proves: proof.pending }),
@@ -232,6 +247,21 @@ async function walkStep(
   return undefined;
 }
 
+/** The confirming request, once, while the span it asks is still the next one not proven. */
+function takeConfirm(walk: Walk): Ask | undefined {
+  const ask = walk.confirm;
+  walk.confirm = undefined;
+  if (ask === undefined || askStart(walk.cover) >= (ask.untilMs as number) - 1) return undefined;
+  return ask;
+}
+
+/** How many rows held after the cursor lie before --to. */
+function heldBefore(walk: Walk, toMs: number): number {
+  let n = 0;
+  for (const at of walk.ahead.keys()) if (at < toMs) n++;
+  return n;
+}
+
 /** Reports the span from the cursor to the next proven one as missing, and moves the cursor past it. */
 function skip(walk: Walk, toMs: number, failure: MissingSpan['failure']): void {
   const end = unprovenEnd(walk.cover, toMs);
@@ -244,10 +274,10 @@ function skip(walk: Walk, toMs: number, failure: MissingSpan['failure']): void {
 }
 
 /** While every answer has held one row at most, the request single-rows.ts picks, if any. */
-function singleRowsAsk(walk: Walk, windowMs: number): Ask | undefined {
+function singleRowsAsk(walk: Walk, windowMs: number, toMs: number): Ask | undefined {
   if (walk.learnt.largest !== 1) return undefined;
   const held = [...walk.ahead.keys()].sort((a, b) => a - b);
-  return singleRowAsk(walk.cover, held, windowMs * walk.stretch);
+  return singleRowAsk(walk.cover, held, windowMs * walk.stretch, toMs);
 }
 
 /** Rows written, counted and their times kept (ascending, as they are written). */
@@ -280,20 +310,4 @@ function release(walk: Walk): RowReading[] {
     }
   }
   return out.sort((a, b) => a.reading.atMs - b.reading.atMs);
-}
-
-/** Rows after the cursor and before --to, by time; of rows sharing a time the later one in the answer wins. */
-export function newRows(rows: readonly RowReading[], cursor: number, toMs: number): RowReading[] {
-  const at = (k: number): number => (rows[k] as RowReading).reading.atMs;
-  if (rows.every((_, k) => k === 0 || at(k) > at(k - 1))) {
-    let i = 0;
-    let j = rows.length;
-    while (i < j && at(i) <= cursor) i++;
-    while (j > i && at(j - 1) >= toMs) j--;
-    return rows.slice(i, j);
-  }
-  const kept = rows.filter((r) => r.reading.atMs > cursor && r.reading.atMs < toMs);
-  // Stable: rows of equal time keep the answer's order, so the last of them is the one kept below.
-  kept.sort((a, b) => a.reading.atMs - b.reading.atMs);
-  return kept.filter((r, i) => kept[i + 1]?.reading.atMs !== r.reading.atMs);
 }

@@ -37,15 +37,43 @@ describe('what an answer proves', () => {
     });
   });
 
-  it('up to a row read: proven when that row and nothing new before it came, in an answer not cut', () => {
+  it('up to just after a row read, with no row read before it: that row alone proves nothing, whatever its size', () => {
     const upTo = { gtMs: ask.gtMs, ltMs: T0 + 188 * I + 1, knownMs: T0 + 188 * I };
     expect(proofOf(upTo, shape([]), { largest: 100 }).spans).toEqual([]);
-    expect(proofOf(upTo, shape([T0 + 188 * I]), { largest: 100 }).spans).toContainEqual({
-      fromMs: ask.gtMs + 1,
-      toMs: T0 + 188 * I,
+    // A cap keeping the newest rows that fell to one row gives this answer too, rows before it or not.
+    expect(proofOf(upTo, shape([T0 + 188 * I]), { largest: 100 }).spans).toEqual([
+      { fromMs: T0 + 188 * I, toMs: T0 + 188 * I + 1 },
+    ]);
+    expect(proofOf(upTo, shape([T0 + 188 * I]), { largest: 100 }).pending).toBeUndefined();
+  });
+
+  it('up to the second before a row read: an empty answer proves up to that row, any other nothing', () => {
+    const until = { gtMs: ask.gtMs, ltMs: T0 + 188 * I - 1000, untilMs: T0 + 188 * I };
+    expect(proofOf(until, shape([]), { largest: 100 }).spans).toEqual([
+      { fromMs: ask.gtMs + 1, toMs: T0 + 188 * I },
+    ]);
+    expect(proofOf(until, shape([T0 + 188 * I]), { largest: 100 }).spans).toHaveLength(1);
+    expect(proofOf(until, shape([], 1), { largest: 100 }).spans).toEqual([]);
+  });
+
+  it('with a row read before, a request up to a row read starts at that row: one answer of both proves all', () => {
+    const cover: Cover = {
+      cursorMs: T0 + 400 * I,
+      proven: [{ fromMs: T0 + 500 * I, toMs: T0 + 600 * I }],
+      doubts: [],
+    };
+    expect(nextAsk(cover, W, I, { firstRead: () => T0 + 500 * I, lastRead: T0 + 10 * I, toMs: TO })).toEqual({
+      gtMs: T0 + 10 * I - 1,
+      ltMs: T0 + 500 * I + 1,
+      knownMs: T0 + 500 * I,
+      anchorMs: T0 + 10 * I,
     });
-    // As large as the largest answer: it may have been cut at its old end.
-    expect(proofOf(upTo, shape([T0 + 188 * I]), { largest: 1 }).spans).toHaveLength(1);
+  });
+
+  it('the largest answer counts distinct rows read: a row listed twice, rejected or future rows do not raise it', () => {
+    expect(proofOf(ask, shape([T0, T0]), { largest: 0 }).learnt.largest).toBe(1);
+    expect(proofOf(ask, shape([T0], 5), { largest: 0 }).learnt.largest).toBe(1);
+    expect(proofOf(ask, shape([T0, T0 + I]), { largest: 1 }).learnt.largest).toBe(2);
   });
 
   it('an empty answer to a whole window proves its first half only: date__lt may have been rounded down', () => {

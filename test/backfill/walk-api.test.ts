@@ -526,3 +526,85 @@ describe('one row per answer (a cap of 1)', () => {
     });
   }
 });
+
+describe('caps that fall, rows listed twice, rows past --to (third attack)', () => {
+  const times = stationTimes(FROM - DAY, TO + DAY, STEP);
+  const inRange = times.filter((t) => t >= FROM && t < TO);
+  const both = { dateGt: 'exclusive', dateLt: 'exclusive' } as const;
+
+  it.each([
+    ['100, except 1 on the second answer', [100, 1, ...Array<number>(999).fill(100)]],
+    ['100, then 1', [100, ...Array<number>(999).fill(1)]],
+    ['100, 50, 10, 5, then 1', [100, 50, 10, 5, ...Array<number>(999).fill(1)]],
+  ])(
+    'newest first, a cap of %s: a span before the oldest row of an answer is never taken as empty by its size',
+    async (_n, capSchedule) => {
+      const api: ApiBehaviour = { ...ORDERS['newest first'], ...both, cap: 100, capSchedule };
+      const got = await walk(times, api);
+      expectSound(got, times, api);
+    },
+  );
+
+  it('newest kept, date__lt rounded up to the hour, a cap of 5 then 3, rows 20 minutes apart: no row lost unsaid', async () => {
+    const sparse = stationTimes(FROM - DAY, TO + DAY, 4 * STEP);
+    const api: ApiBehaviour = {
+      ...ORDERS['newest first'],
+      dateGt: 'exclusive',
+      dateLt: 'hour up',
+      cap: 5,
+      capSchedule: [5, ...Array<number>(999).fill(3)],
+    };
+    const got = await walk(sparse, api);
+    expectSound(got, sparse, api);
+  });
+
+  it('a cap of one row keeping the oldest, the first answer listing its row twice: read whole', async () => {
+    const api: ApiBehaviour = { ...ORDERS['oldest first'], ...both, cap: 1 };
+    let n = 0;
+    const got = await walk(times, api, undefined, (honest) => async (id, q) => {
+      const out = await honest(id, q);
+      if (++n !== 1 || !out.ok) return out;
+      return { ok: true, value: { ...out.value, rows: [...out.value.rows, ...out.value.rows] } };
+    });
+    expectSound(got, times, api);
+    expect(got.written.map(([t]) => t)).toEqual(inRange);
+    expect(got.ok).toBe(true);
+  });
+
+  it('an API that ignores both dates and answers one new row past --to each time: stops at the bound', async () => {
+    const api: ApiBehaviour = { ...ORDERS['oldest first'], ...both, cap: 1 };
+    const bound = requestCeiling(FROM, TO, STEP * ROWS_PER_WINDOW, 0);
+    let n = 0;
+    // Past the bound, no rows at all: a walk that would follow the API for ever ends, and fails below.
+    const got = await walk(times, api, undefined, (honest) => async (id, q) => {
+      await honest(id, q); // counted as a request
+      n++;
+      const rows = n > 2 * bound ? [] : [row(TO + n * 1000)];
+      return { ok: true, value: { rows, rejectedRows: 0 } };
+    });
+    expect(got.ok).toBe(false);
+    expect(got.written).toEqual([]);
+    expect(got.missing.map((m) => [m.fromMs, m.toMs])).toEqual([[FROM, TO]]);
+    // Rows past --to do not raise the bound: it is that of a range of no rows.
+    expect(got.requests).toBeLessThanOrEqual(bound);
+  });
+});
+
+describe('one row per answer, rows that stop before --to', () => {
+  it('read whole: no request reaches a day past --to, none is sent twice in a row', async () => {
+    const times = stationTimes(FROM - DAY, TO - 3_600_000, STEP);
+    const api: ApiBehaviour = { ...ORDERS['oldest first'], cap: 1, dateGt: 'exclusive', dateLt: 'exclusive' };
+    const asked: ReadingsQuery[] = [];
+    const got = await walk(times, api, undefined, (honest) => async (id, q) => {
+      asked.push(q);
+      return honest(id, q);
+    });
+    expectSound(got, times, api);
+    expect(Math.max(...asked.map((q) => q.dateLtMs ?? 0))).toBeLessThan(TO + DAY);
+    const twice = asked.filter((q, i) => i > 0 && JSON.stringify(q) === JSON.stringify(asked[i - 1]));
+    expect(twice).toEqual([]);
+    // Every row written, the span before the last row too: asked up to the second before it, the empty answer.
+    expect(got.written.map(([t]) => t)).toEqual(times.filter((t) => t >= FROM && t < TO));
+    expect(got.ok).toBe(true);
+  });
+});

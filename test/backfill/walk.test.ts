@@ -1,7 +1,8 @@
 // The walk of one station's history against a fake API, in-process: paging by the newest row, gaps, answers
 // that repeat or ignore date__lt, retries and Retry-After, with a fake clock.
 import { describe, expect, it } from 'vitest';
-import { newRows, type WalkOptions, walkStation } from '../../src/backfill/walk.js';
+import { newRows } from '../../src/backfill/new-rows.js';
+import { type WalkOptions, walkStation } from '../../src/backfill/walk.js';
 import type { ReadingsQuery } from '../../src/readings/read.js';
 import type { ParsedRows, RowReading } from '../../src/readings/schema.js';
 import { failure, type Result } from '../../src/upstream/failure.js';
