@@ -50,7 +50,7 @@ export async function backfillMain(
     }
     config = action.config;
   } catch (error) {
-    return usageFailure('backfill', error);
+    return usageFailure('backfill', error, { argv, env });
   }
   const tty = process.stderr.isTTY ? process.stderr : undefined;
   let clearLine = (): void => undefined;
@@ -73,7 +73,7 @@ export async function backfillMain(
   try {
     opened = await open(config, build, log, demo);
   } catch (error) {
-    return usageFailure('backfill', error);
+    return usageFailure('backfill', error, { argv, env });
   }
   const { upstream, sink } = opened;
   const stats = newStats(Date.now());

@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
+import { knownKeys } from './known-key.js';
+import { scrub } from './secret.js';
 import type { SettingSpec } from './settings.js';
 import { formatDuration } from './units.js';
 
@@ -211,12 +213,24 @@ export function renderHelp(page: HelpPage): string {
   ].join('\n');
 }
 
+/** Where a command was started from: its arguments (after the command's name) and its environment. */
+export interface Invocation {
+  readonly argv: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** The one line a configuration problem ends a command with, the API key (from wherever it came) taken out. */
+export function usageLine(command: string | undefined, error: ConfigError, from: Invocation): string {
+  const message = knownKeys(from.argv, from.env).reduce((text, key) => scrub(text, key), error.message);
+  return `cityair-exporter${command === undefined ? '' : ` ${command}`}: ${message}\n`;
+}
+
 /**
  * The end of a command by a configuration problem: one line on stderr, named by the command, and exit status 2.
  * Anything else is no configuration problem and is thrown on.
  */
-export function usageFailure(command: string | undefined, error: unknown): number {
+export function usageFailure(command: string | undefined, error: unknown, from: Invocation): number {
   if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`cityair-exporter${command === undefined ? '' : ` ${command}`}: ${error.message}\n`);
+  process.stderr.write(usageLine(command, error, from));
   return EXIT.usage;
 }
