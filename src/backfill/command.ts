@@ -146,6 +146,7 @@ export async function backfillMain(
             result.failed,
             config.toMs,
             outputOf(config),
+            config.upstream.apiKey,
           );
     clearLine = () => undefined;
     process.stderr.write(
