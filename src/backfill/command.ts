@@ -20,7 +20,7 @@ import { STATION_SOCKETS } from '../stations/slice.js';
 import { openApi, type SimulatedApi, type UpstreamPools } from '../upstream/pools.js';
 import { BACKFILL_COMMAND_LINE, type BackfillConfig, backfillHelp, parseBackfillCli } from './config.js';
 import { openMetricsSink } from './openmetrics-sink.js';
-import { outputOpenProblem, outputPathProblem } from './output-path.js';
+import { outputOpenProblem, outputPathProblem, replacedOutputProblem } from './output-path.js';
 import { startProgress } from './progress.js';
 import { runBackfill } from './run.js';
 import type { Sink } from './sink.js';
@@ -219,7 +219,7 @@ async function openSink(config: BackfillConfig, build: BuildFacts): Promise<Sink
       ...(config.upstream.apiKey ? { secret: config.upstream.apiKey } : {}),
     });
   }
-  const problem = await outputPathProblem(target.path);
+  const problem = (await outputPathProblem(target.path)) ?? (await replacedOutputProblem(target.path));
   if (problem) throw new ConfigError(problem);
   try {
     return await openMetricsSink(target.path);
