@@ -42,6 +42,7 @@ export async function backfillMain(
 ): Promise<number> {
   limitHeapGrowth();
   let config: BackfillConfig;
+  let warnings: readonly string[];
   try {
     const action = parseBackfillCli(argv, env, Date.now());
     if (action.kind === 'help') {
@@ -49,6 +50,7 @@ export async function backfillMain(
       return EXIT.ok;
     }
     config = action.config;
+    warnings = action.warnings;
   } catch (error) {
     return usageFailure('backfill', error, { argv, env });
   }
@@ -63,6 +65,7 @@ export async function backfillMain(
       },
     },
   );
+  for (const warning of warnings) log.warn(warning);
   const labelNames = new Set(config.labels.map(([name]) => name));
   if (!labelNames.has('job') || !labelNames.has('instance')) {
     log.warn(

@@ -130,10 +130,13 @@ export function engineConfig(p: Parsed): EngineConfig {
   };
 }
 
+/** The warnings of the upstream settings, the same in every command that reads the API. */
+export const upstreamWarnings = (u: Pick<UpstreamConfig, 'insecureSkipVerify'>): string[] =>
+  u.insecureSkipVerify ? [INSECURE_WARNING] : [];
+
 /** Settings the exporter runs with but that an operator most likely did not mean. */
 export function engineWarnings(c: EngineConfig): string[] {
-  const warnings: string[] = [];
-  if (c.upstream.insecureSkipVerify) warnings.push(INSECURE_WARNING);
+  const warnings = upstreamWarnings(c.upstream);
   const { refreshIntervalMs: every, maxAgeMs } = c.upstream;
   if (every > 0 && every >= maxAgeMs) {
     warnings.push(
