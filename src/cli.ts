@@ -3,11 +3,11 @@
 // part and each source's part under its name. Reading flags and variables is the shared command line's job.
 import {
   type AnySpec,
-  BOOLEAN_NOTE,
   type CommandLine,
   readFlags,
   readSettings,
   renderHelp,
+  settingsNote,
 } from './config/command-line.js';
 import { demoOf, type EngineConfig, engineConfig, engineWarnings } from './config/config.js';
 import { LOG_SETTINGS, type Parsed, UPSTREAM_SETTINGS, WEB_SETTINGS } from './config/settings.js';
@@ -63,7 +63,7 @@ export function helpText(version: string): string {
       '       cityair-exporter backfill --from=30d (--output=FILE | --remote-write.url=URL) [flags]: past readings',
       '       (cityair-exporter backfill --help lists its flags)',
       '',
-      ...BOOLEAN_NOTE,
+      ...settingsNote(EXPORTER_COMMAND_LINE.specs),
     ],
     rows: EXPORTER_COMMAND_LINE.specs,
     version: true,

@@ -2,7 +2,6 @@
 // the exporter's shared settings; every problem is a ConfigError (one line, exit 2), as for the exporter.
 import {
   type AnySpec,
-  BOOLEAN_NOTE,
   type CommandLine,
   ConfigError,
   type Flags,
@@ -12,6 +11,7 @@ import {
   readSetting,
   readSettings,
   renderHelp,
+  settingsNote,
 } from '../config/command-line.js';
 import {
   demoOf,
@@ -161,6 +161,11 @@ function readTarget(
 }
 
 export function backfillHelp(version: string): string {
+  const rows = [
+    ...(Object.values(BACKFILL_SETTINGS) as AnySpec[]),
+    ...Object.values(BACKFILL_LISTS),
+    ...(Object.values(SHARED_SETTINGS) as AnySpec[]),
+  ];
   return renderHelp({
     title: `cityair-exporter ${version} backfill: read past readings of every station and write them as timestamped samples`,
     head: [
@@ -169,12 +174,8 @@ export function backfillHelp(version: string): string {
       'Exit status: 0 every station was read, 1 some were not (the summary names them and the command to retry),',
       '2 invalid use.',
       '',
-      ...BOOLEAN_NOTE,
+      ...settingsNote(rows),
     ],
-    rows: [
-      ...(Object.values(BACKFILL_SETTINGS) as AnySpec[]),
-      ...Object.values(BACKFILL_LISTS),
-      ...(Object.values(SHARED_SETTINGS) as AnySpec[]),
-    ],
+    rows,
   });
 }

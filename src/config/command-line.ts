@@ -32,6 +32,8 @@ export interface ListSettingSpec<T> {
 export type AnySpec = SettingSpec<unknown>;
 export type AnyListSpec = ListSettingSpec<unknown>;
 
+const isList = (s: AnySpec | AnyListSpec): s is AnyListSpec => 'item' in s;
+
 /** What a command reads: its settings, in the order of its --help, and its repeatable flags. */
 export interface CommandLine {
   readonly specs: readonly AnySpec[];
@@ -176,10 +178,36 @@ function defaultText(s: AnySpec): string {
 /** A setting's help as --help shows it: its text, its range, its default. */
 export const describeSetting = (s: AnySpec): string => `${s.help}${rangeText(s)}${defaultText(s)}`;
 
-export const BOOLEAN_NOTE = [
-  'Every setting is a flag or an environment variable; the flag wins. Durations use Prometheus notation. A boolean',
-  'flag alone means true; --flag=false (or 0, no, off) turns it off, as in its variable.',
-];
+/** Words into lines of at most `width` characters, for the paragraphs of --help. */
+function wrap(text: string, width = 115): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && (lines[last] as string).length + 1 + word.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/**
+ * The paragraph before a command's table, saying only what is true of its rows: which flags have no variable
+ * (the repeatable ones), whether durations are read, and how a boolean flag is given, when the command has one.
+ */
+export function settingsNote(rows: readonly (AnySpec | AnyListSpec)[]): string[] {
+  const lists = rows.filter(isList).map((s) => `--${s.flag}`);
+  const specs = rows.filter((s): s is AnySpec => !isList(s));
+  const flagsOnly =
+    lists.length === 0
+      ? ''
+      : ` (${lists.join(' and ')}, which may repeat, ${lists.length === 1 ? 'is a flag' : 'are flags'} only)`;
+  const sentences = [`Every setting is a flag or an environment variable${flagsOnly}; the flag wins.`];
+  if (specs.some((s) => s.range !== undefined)) sentences.push('Durations use Prometheus notation.');
+  if (specs.some((s) => s.boolean))
+    sentences.push(
+      'A boolean flag alone means true; --flag=false (or 0, no, off) turns it off, as in its variable.',
+    );
+  return wrap(sentences.join(' '));
+}
 
 export interface HelpPage {
   readonly title: string;
@@ -189,8 +217,6 @@ export interface HelpPage {
   readonly rows: readonly (AnySpec | AnyListSpec)[];
   readonly version?: boolean;
 }
-
-const isList = (s: AnySpec | AnyListSpec): s is AnyListSpec => 'item' in s;
 
 /** A command's --help: a title, its head, then one aligned row per setting (flag, variable, help). */
 export function renderHelp(page: HelpPage): string {

@@ -1,11 +1,13 @@
-// The one error line every command ends a configuration problem with: whatever setting echoed the API key's text,
-// the line does not show it, wherever the key came from.
+// The one error line every command ends a configuration problem with (whatever setting echoed the API key's text,
+// the line does not show it, wherever the key came from), and the paragraph before each command's --help table.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBackfillCli } from '../../src/backfill/config.js';
-import { ConfigError, usageLine } from '../../src/config/command-line.js';
+import { z } from 'zod';
+import { backfillHelp, parseBackfillCli } from '../../src/backfill/config.js';
+import { type AnySpec, ConfigError, settingsNote, usageLine } from '../../src/config/command-line.js';
+import { reportHelp } from '../../src/report/config.js';
 
 const KEY = 'supersecretkey-ABCDEFGHIJ0123456789';
 
@@ -55,5 +57,35 @@ describe('the one-line configuration error', () => {
     const line = usageLine('backfill', error as ConfigError, { argv, env });
     expect(line).not.toContain(KEY.slice(0, 6));
     expect(line).toContain('[REDACTED]');
+  });
+});
+
+describe('the paragraph before a --help table', () => {
+  const spec = (over: Partial<AnySpec>): AnySpec => ({
+    flag: 'x',
+    env: 'X',
+    default: undefined,
+    help: '',
+    schema: z.string(),
+    ...over,
+  });
+
+  it('names the flags that have no variable, and explains booleans only to a command that has one', () => {
+    const label = { flag: 'label', help: '', item: z.string() };
+    const note = settingsNote([spec({ range: [0, 1000] }), label]).join(' ');
+    expect(note).toBe(
+      'Every setting is a flag or an environment variable (--label, which may repeat, is a flag only); the flag wins. Durations use Prometheus notation.',
+    );
+    expect(settingsNote([spec({ boolean: true })]).join(' ')).toBe(
+      'Every setting is a flag or an environment variable; the flag wins. A boolean flag alone means true; --flag=false (or 0, no, off) turns it off, as in its variable.',
+    );
+  });
+
+  it('shows each command its own: the report has repeatable flags and no boolean', () => {
+    const help = reportHelp('1.0.0');
+    expect(help).toContain('(--label and --store.header, which may repeat, are flags only)');
+    expect(help).not.toContain('A boolean flag');
+    expect(backfillHelp('1.0.0')).toContain('--label and --remote-write.header');
+    expect(backfillHelp('1.0.0')).toContain('A boolean');
   });
 });
