@@ -1,7 +1,7 @@
 // The end of a run, for the person who started it: what was read, what was left out and why, which stations
 // failed with the range each is missing, and the one command that retries exactly those.
 
-import { type Secret, scrub } from '../config/secret.js';
+import type { Secret } from '../config/secret.js';
 import type { Failure } from '../upstream/failure.js';
 import { clock } from './progress.js';
 import { BACKFILL_LISTS } from './settings.js';
@@ -130,7 +130,10 @@ export function retryCommand(
     ...(output === undefined ? [] : [`--output=${retryOutput(output)}`]),
     ...kept,
   ];
-  return args.map((arg) => shellQuote(scrub(arg, apiKey))).join(' ');
+  // The key whole, not its fragments as a log line is scrubbed: typed on the command line it is whole, and a flag's
+  // name that shares six letters with the key must stay readable for the command to be run again.
+  const key = apiKey?.reveal();
+  return args.map((arg) => shellQuote(key ? arg.split(key).join(REDACTED) : arg)).join(' ');
 }
 
 /**

@@ -42,6 +42,18 @@ describe('the retry command', () => {
     );
   });
 
+  it('leaves a flag alone that shares a few letters with the key', () => {
+    const shared = retryCommand(
+      ['cityair-exporter'],
+      tokens(['--remote-write.url=http://vm/w']),
+      failed,
+      0,
+      undefined,
+      new Secret('remote-write-key'),
+    );
+    expect(shared).toContain(' --remote-write.url=http://vm/w');
+  });
+
   it('says to put back what it hid, and only then', () => {
     const input = { stats: newStats(0), failed, fromMs: 0, toMs: 1, nowMs: 1 };
     expect(summaryText({ ...input, retry })).toContain(
