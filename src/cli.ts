@@ -4,11 +4,11 @@
 import {
   type AnyListSpec,
   type AnySpec,
-  BOOLEAN_NOTE,
   type CommandLine,
   readFlags,
   readSettings,
   renderHelp,
+  settingsNote,
 } from './config/command-line.js';
 import { demoOf, type EngineConfig, engineConfig, engineWarnings } from './config/config.js';
 import { LOG_SETTINGS, type Parsed, UPSTREAM_SETTINGS, WEB_SETTINGS } from './config/settings.js';
@@ -75,7 +75,7 @@ export function helpText(version: string): string {
       '',
       'The record (--record.*, docs/record.md) finds the rows the store lacks and fills them from CityAir.',
       '',
-      ...BOOLEAN_NOTE,
+      ...settingsNote(HELP_ROWS),
     ],
     rows: HELP_ROWS,
     version: true,

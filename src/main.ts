@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   try {
     action = parseCli(process.argv.slice(2), process.env);
   } catch (error) {
-    process.exit(usageFailure(undefined, error));
+    process.exit(usageFailure(undefined, error, { argv: process.argv.slice(2), env: process.env }));
   }
   if (action.kind === 'help') return void process.stdout.write(helpText(build.version));
   if (action.kind === 'version')
@@ -53,7 +53,8 @@ async function main(): Promise<void> {
     exporter = await startExporter(config, build, log);
   } catch (error) {
     // Problems found while starting (web config file, CA file, proxy variables) are configuration errors too.
-    if (error instanceof ConfigError) process.exit(usageFailure(undefined, error));
+    if (error instanceof ConfigError)
+      process.exit(usageFailure(undefined, error, { argv: process.argv.slice(2), env: process.env }));
     // The address is valid but cannot be had now: one line, as for a bad setting, and the status of a failed start.
     if (error instanceof ListenError) {
       process.stderr.write(`cityair-exporter: ${error.message}\n`);

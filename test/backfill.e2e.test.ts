@@ -2,8 +2,8 @@
 // the real promtool, and a real Prometheus opened on them answers, at past instants, exactly the values the
 // simulator sent (converted from its units), with the --label labels; the air-quality dashboard's panels find
 // data over the range. Then the exit statuses, the retry command, the key, and an interrupted run.
-import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -377,6 +377,19 @@ describe('exit statuses and the retry command', () => {
     expect(r.stderr).toBe(
       'cityair-exporter backfill: give exactly one of --output (a file, or - for standard output) and --remote-write.url\n',
     );
+  });
+
+  it('exits 2 with one line for an --output that is a FIFO, and leaves the FIFO as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cityair-backfill-'));
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const r = await runBackfill(
+      [`--upstream.url=${sim.baseUrl}`, '--from=1h', `--output=${fifo}`, ...LABELS],
+      env,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^cityair-exporter backfill: invalid --output: .* is not a regular file .*\n$/);
+    expect(statSync(fifo).isFIFO()).toBe(true);
   });
 
   it('writes to standard output with --output=-', async () => {

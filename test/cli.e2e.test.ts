@@ -94,7 +94,7 @@ describe('command line', () => {
     const { code, stderr } = await runExporter([`--upstream.api-key-file=${path}`], {}, 10_000);
     expect(code).toBe(2);
     expect(stderr).toBe(
-      `cityair-exporter: invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${path} (not a regular file)\n`,
+      `cityair-exporter: invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read the file it names (not a regular file)\n`,
     );
   });
 

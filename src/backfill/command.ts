@@ -20,7 +20,7 @@ import { STATION_SOCKETS } from '../stations/slice.js';
 import { openApi, type SimulatedApi, type UpstreamPools } from '../upstream/pools.js';
 import { BACKFILL_COMMAND_LINE, type BackfillConfig, backfillHelp, parseBackfillCli } from './config.js';
 import { openMetricsSink } from './openmetrics-sink.js';
-import { outputOpenProblem, outputPathProblem } from './output-path.js';
+import { outputOpenProblem, outputPathProblem, replacedOutputProblem } from './output-path.js';
 import { startProgress } from './progress.js';
 import { runBackfill } from './run.js';
 import type { Sink } from './sink.js';
@@ -42,6 +42,7 @@ export async function backfillMain(
 ): Promise<number> {
   limitHeapGrowth();
   let config: BackfillConfig;
+  let warnings: readonly string[];
   try {
     const action = parseBackfillCli(argv, env, Date.now());
     if (action.kind === 'help') {
@@ -49,8 +50,9 @@ export async function backfillMain(
       return EXIT.ok;
     }
     config = action.config;
+    warnings = action.warnings;
   } catch (error) {
-    return usageFailure('backfill', error);
+    return usageFailure('backfill', error, { argv, env });
   }
   const tty = process.stderr.isTTY ? process.stderr : undefined;
   let clearLine = (): void => undefined;
@@ -63,6 +65,7 @@ export async function backfillMain(
       },
     },
   );
+  for (const warning of warnings) log.warn(warning);
   const labelNames = new Set(config.labels.map(([name]) => name));
   if (!labelNames.has('job') || !labelNames.has('instance')) {
     log.warn(
@@ -73,7 +76,7 @@ export async function backfillMain(
   try {
     opened = await open(config, build, log, demo);
   } catch (error) {
-    return usageFailure('backfill', error);
+    return usageFailure('backfill', error, { argv, env });
   }
   const { upstream, sink } = opened;
   const stats = newStats(Date.now());
@@ -146,6 +149,7 @@ export async function backfillMain(
             result.failed,
             config.toMs,
             outputOf(config),
+            config.upstream.apiKey,
           );
     clearLine = () => undefined;
     process.stderr.write(
@@ -218,7 +222,7 @@ async function openSink(config: BackfillConfig, build: BuildFacts): Promise<Sink
       ...(config.upstream.apiKey ? { secret: config.upstream.apiKey } : {}),
     });
   }
-  const problem = await outputPathProblem(target.path);
+  const problem = (await outputPathProblem(target.path)) ?? (await replacedOutputProblem(target.path));
   if (problem) throw new ConfigError(problem);
   try {
     return await openMetricsSink(target.path);

@@ -2,7 +2,6 @@
 // the exporter's shared settings; every problem is a ConfigError (one line, exit 2), as for the exporter.
 import {
   type AnySpec,
-  BOOLEAN_NOTE,
   type CommandLine,
   ConfigError,
   type Flags,
@@ -12,6 +11,7 @@ import {
   readSetting,
   readSettings,
   renderHelp,
+  settingsNote,
 } from '../config/command-line.js';
 import {
   demoOf,
@@ -21,6 +21,7 @@ import {
   STATIONS_PATH,
   type UpstreamConfig,
   upstreamConfig,
+  upstreamWarnings,
 } from '../config/config.js';
 import type { ParsedOf, SettingSpec } from '../config/settings.js';
 import { readingsRequestConfig } from '../readings/settings.js';
@@ -52,7 +53,7 @@ export interface BackfillConfig {
 
 export type BackfillAction =
   | { readonly kind: 'help' }
-  | { readonly kind: 'run'; readonly config: BackfillConfig };
+  | { readonly kind: 'run'; readonly config: BackfillConfig; readonly warnings: readonly string[] };
 
 /** The earliest --from: older than any CityAir station, and far inside what an API query can spell. */
 export const EARLIEST_FROM = '2000-01-01T00:00:00Z';
@@ -92,15 +93,17 @@ export function parseBackfillCli(
   const labels = readLabels(BACKFILL_LISTS.labels, lists.label ?? []);
   // Sound as in the exporter: a shared setting with a default is never undefined.
   const shared = readSettings(SHARED_SETTINGS, flags, env, demo) as ParsedOf<typeof SHARED_SETTINGS>;
+  const upstream = upstreamConfig(shared);
   return {
     kind: 'run',
+    warnings: upstreamWarnings(upstream),
     config: {
       fromMs,
       toMs,
       target: readTarget(flags, env, demo, lists['remote-write.header'] ?? []),
       labels,
       retries: one(b.retries) as number,
-      upstream: { ...upstreamConfig(shared), stationsUrl: `${shared.url}${STATIONS_PATH}` },
+      upstream: { ...upstream, stationsUrl: `${shared.url}${STATIONS_PATH}` },
       demo,
       readings: readingsRequestConfig(shared),
       log: logConfig(shared),
@@ -158,6 +161,11 @@ function readTarget(
 }
 
 export function backfillHelp(version: string): string {
+  const rows = [
+    ...(Object.values(BACKFILL_SETTINGS) as AnySpec[]),
+    ...Object.values(BACKFILL_LISTS),
+    ...(Object.values(SHARED_SETTINGS) as AnySpec[]),
+  ];
   return renderHelp({
     title: `cityair-exporter ${version} backfill: read past readings of every station and write them as timestamped samples`,
     head: [
@@ -166,12 +174,8 @@ export function backfillHelp(version: string): string {
       'Exit status: 0 every station was read, 1 some were not (the summary names them and the command to retry),',
       '2 invalid use.',
       '',
-      ...BOOLEAN_NOTE,
+      ...settingsNote(rows),
     ],
-    rows: [
-      ...(Object.values(BACKFILL_SETTINGS) as AnySpec[]),
-      ...Object.values(BACKFILL_LISTS),
-      ...(Object.values(SHARED_SETTINGS) as AnySpec[]),
-    ],
+    rows,
   });
 }

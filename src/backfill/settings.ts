@@ -126,7 +126,7 @@ export const BACKFILL_SETTINGS = {
     flag: 'retries',
     env: 'CITYAIR_BACKFILL_RETRIES',
     default: '5',
-    help: 'Retries of a failed request (timeout, network, 5xx, 429, not JSON), with backoff up to --upstream.max-backoff.',
+    help: 'Retries of a failed request (timeout, network, 5xx, 429, not JSON), 0 to 20, with backoff up to --upstream.max-backoff.',
     schema: integerBetween(0, 20),
   }),
   remoteWriteUrl: setting({

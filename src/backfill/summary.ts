@@ -1,8 +1,10 @@
 // The end of a run, for the person who started it: what was read, what was left out and why, which stations
 // failed with the range each is missing, and the one command that retries exactly those.
 
+import type { Secret } from '../config/secret.js';
 import type { Failure } from '../upstream/failure.js';
 import { clock } from './progress.js';
+import { BACKFILL_LISTS } from './settings.js';
 import type { BackfillStats } from './stats.js';
 import { formatTime } from './time-spec.js';
 
@@ -64,7 +66,10 @@ export function summaryText(input: SummaryInput): string {
         `  ${f.id}: ${f.failure.reason}: ${f.failure.message}; missing ${formatTime(f.missingFromMs)} to ${formatTime(f.missingToMs ?? input.toMs)}`,
       );
     }
-    if (input.retry) lines.push('retry exactly these stations with:', `  ${input.retry}`);
+    if (input.retry) {
+      const hidden = input.retry.includes(REDACTED) ? ` (put back what shows as ${REDACTED})` : '';
+      lines.push(`retry exactly these stations with${hidden}:`, `  ${input.retry}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }
@@ -81,9 +86,24 @@ export type ArgToken =
 
 const REPLACED = new Set(['from', 'to', 'measurements.stations', 'output']);
 
+const REDACTED = '[REDACTED]';
+
+/**
+ * A flag's value as the retry command prints it: a summary is pasted into tickets and chats, so a header's value
+ * (a tenant's token, an Authorization) and a URL's password are not shown; their names are, to be filled in again.
+ */
+function shownValue(name: string, value: string): string {
+  if (name === BACKFILL_LISTS.headers.flag) {
+    const colon = value.indexOf(':');
+    return colon === -1 ? REDACTED : `${value.slice(0, colon)}: ${REDACTED}`;
+  }
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i, `$1:${REDACTED}@`);
+}
+
 /**
  * The same command for the failed stations only: their earliest missing time to the end of their latest missing
- * range (as absolute times: "now" will have moved), the output renamed so the first file is not replaced.
+ * range (as absolute times: "now" will have moved), the output renamed so the first file is not replaced. Header
+ * values, a URL's password and the API key (wherever it was typed) show as [REDACTED].
  */
 export function retryCommand(
   program: readonly string[],
@@ -91,6 +111,7 @@ export function retryCommand(
   failed: readonly FailedStation[],
   toMs: number,
   output: string | undefined,
+  apiKey?: Secret,
 ): string {
   const from = Math.min(...failed.map((f) => f.missingFromMs));
   const to = Math.max(...failed.map((f) => f.missingToMs ?? toMs));
@@ -98,7 +119,7 @@ export function retryCommand(
   const kept: string[] = [];
   for (const t of tokens) {
     if (t.kind !== 'option' || REPLACED.has(t.name)) continue;
-    kept.push(t.value === undefined ? t.rawName : `${t.rawName}=${t.value}`);
+    kept.push(t.value === undefined ? t.rawName : `${t.rawName}=${shownValue(t.name, t.value)}`);
   }
   const args = [
     ...program,
@@ -109,7 +130,10 @@ export function retryCommand(
     ...(output === undefined ? [] : [`--output=${retryOutput(output)}`]),
     ...kept,
   ];
-  return args.map(shellQuote).join(' ');
+  // The key whole, not its fragments as a log line is scrubbed: typed on the command line it is whole, and a flag's
+  // name that shares six letters with the key must stay readable for the command to be run again.
+  const key = apiKey?.reveal();
+  return args.map((arg) => shellQuote(key ? arg.split(key).join(REDACTED) : arg)).join(' ');
 }
 
 /**

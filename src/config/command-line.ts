@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
+import { knownKeys } from './known-key.js';
+import { scrub } from './secret.js';
 import type { SettingSpec } from './settings.js';
 import { formatDuration } from './units.js';
 
@@ -29,6 +31,8 @@ export interface ListSettingSpec<T> {
 
 export type AnySpec = SettingSpec<unknown>;
 export type AnyListSpec = ListSettingSpec<unknown>;
+
+const isList = (s: AnySpec | AnyListSpec): s is AnyListSpec => 'item' in s;
 
 /** What a command reads: its settings, in the order of its --help, and its repeatable flags. */
 export interface CommandLine {
@@ -174,10 +178,36 @@ function defaultText(s: AnySpec): string {
 /** A setting's help as --help shows it: its text, its range, its default. */
 export const describeSetting = (s: AnySpec): string => `${s.help}${rangeText(s)}${defaultText(s)}`;
 
-export const BOOLEAN_NOTE = [
-  'Every setting is a flag or an environment variable; the flag wins. Durations use Prometheus notation. A boolean',
-  'flag alone means true; --flag=false (or 0, no, off) turns it off, as in its variable.',
-];
+/** Words into lines of at most `width` characters, for the paragraphs of --help. */
+function wrap(text: string, width = 115): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && (lines[last] as string).length + 1 + word.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/**
+ * The paragraph before a command's table, saying only what is true of its rows: which flags have no variable
+ * (the repeatable ones), whether durations are read, and how a boolean flag is given, when the command has one.
+ */
+export function settingsNote(rows: readonly (AnySpec | AnyListSpec)[]): string[] {
+  const lists = rows.filter(isList).map((s) => `--${s.flag}`);
+  const specs = rows.filter((s): s is AnySpec => !isList(s));
+  const flagsOnly =
+    lists.length === 0
+      ? ''
+      : ` (${lists.join(' and ')}, which may repeat, ${lists.length === 1 ? 'is a flag' : 'are flags'} only)`;
+  const sentences = [`Every setting is a flag or an environment variable${flagsOnly}; the flag wins.`];
+  if (specs.some((s) => s.range !== undefined)) sentences.push('Durations use Prometheus notation.');
+  if (specs.some((s) => s.boolean))
+    sentences.push(
+      'A boolean flag alone means true; --flag=false (or 0, no, off) turns it off, as in its variable.',
+    );
+  return wrap(sentences.join(' '));
+}
 
 export interface HelpPage {
   readonly title: string;
@@ -187,8 +217,6 @@ export interface HelpPage {
   readonly rows: readonly (AnySpec | AnyListSpec)[];
   readonly version?: boolean;
 }
-
-const isList = (s: AnySpec | AnyListSpec): s is AnyListSpec => 'item' in s;
 
 /** A command's --help: a title, its head, then one aligned row per setting (flag, variable, help). */
 export function renderHelp(page: HelpPage): string {
@@ -211,12 +239,24 @@ export function renderHelp(page: HelpPage): string {
   ].join('\n');
 }
 
+/** Where a command was started from: its arguments (after the command's name) and its environment. */
+export interface Invocation {
+  readonly argv: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** The one line a configuration problem ends a command with, the API key (from wherever it came) taken out. */
+export function usageLine(command: string | undefined, error: ConfigError, from: Invocation): string {
+  const message = knownKeys(from.argv, from.env).reduce((text, key) => scrub(text, key), error.message);
+  return `cityair-exporter${command === undefined ? '' : ` ${command}`}: ${message}\n`;
+}
+
 /**
  * The end of a command by a configuration problem: one line on stderr, named by the command, and exit status 2.
  * Anything else is no configuration problem and is thrown on.
  */
-export function usageFailure(command: string | undefined, error: unknown): number {
+export function usageFailure(command: string | undefined, error: unknown, from: Invocation): number {
   if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`cityair-exporter${command === undefined ? '' : ` ${command}`}: ${error.message}\n`);
+  process.stderr.write(usageLine(command, error, from));
   return EXIT.usage;
 }

@@ -2,6 +2,7 @@
 // assembled once from its settings and read the same way by the exporter, the backfill and later commands. The
 // exporter's whole configuration adds each source's part to this (src/cli.ts, over the registry in sources.ts).
 import { ConfigError, readSetting } from './command-line.js';
+import { MAX_KEY_FILE_BYTES } from './known-key.js';
 import { Secret } from './secret.js';
 import type { ReadingsInterval } from './setting-values.js';
 import { type Parsed, UPSTREAM_SETTINGS } from './settings.js';
@@ -129,10 +130,13 @@ export function engineConfig(p: Parsed): EngineConfig {
   };
 }
 
+/** The warnings of the upstream settings, the same in every command that reads the API. */
+export const upstreamWarnings = (u: Pick<UpstreamConfig, 'insecureSkipVerify'>): string[] =>
+  u.insecureSkipVerify ? [INSECURE_WARNING] : [];
+
 /** Settings the exporter runs with but that an operator most likely did not mean. */
 export function engineWarnings(c: EngineConfig): string[] {
-  const warnings: string[] = [];
-  if (c.upstream.insecureSkipVerify) warnings.push(INSECURE_WARNING);
+  const warnings = upstreamWarnings(c.upstream);
   const { refreshIntervalMs: every, maxAgeMs } = c.upstream;
   if (every > 0 && every >= maxAgeMs) {
     warnings.push(
@@ -145,8 +149,6 @@ export function engineWarnings(c: EngineConfig): string[] {
 const KEY_HELP =
   'an API key is required: create one in your CityAir personal account (Settings → API access keys), then put it in a file named by --upstream.api-key-file (CITYAIR_API_KEY_FILE) or in CITYAIR_API_KEY; or try --demo';
 
-/** A key is a few dozen characters; a file much larger than one is the wrong file. */
-const MAX_KEY_FILE_BYTES = 4096;
 /**
  * Issued tokens carry 128 bits or more (32 hex or 22 base64 characters); 16 printable characters is already below
  * that, so a shorter key is a paste cut short or a placeholder. It also keeps redaction meaningful: a key that
@@ -166,8 +168,9 @@ export function readApiKey(file: string | undefined, inline: string | undefined)
       key = readSmallFile(file, MAX_KEY_FILE_BYTES).toString('utf8').trim();
     } catch (error) {
       if (!(error instanceof SmallFileError)) throw error;
+      // The path is not echoed: the key itself given in its place would be printed.
       throw new ConfigError(
-        `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${file} (${error.message})`,
+        `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read the file it names (${error.message})`,
       );
     }
   }

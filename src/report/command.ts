@@ -32,7 +32,7 @@ export async function reportMain(
     const problem = await reportOutputProblem(config.output);
     if (problem !== undefined) throw new ConfigError(problem);
   } catch (error) {
-    return usageFailure('report', error);
+    return usageFailure('report', error, { argv, env });
   }
   const store = openStore(config.store, `cityair-exporter/${build.version}`);
   const progress = progressLine(config);

@@ -4,7 +4,6 @@ import { readLabels } from '../backfill/settings.js';
 import { resolveTime } from '../backfill/time-spec.js';
 import {
   type AnySpec,
-  BOOLEAN_NOTE,
   type CommandLine,
   ConfigError,
   rawSetting,
@@ -13,6 +12,7 @@ import {
   readList,
   readSetting,
   renderHelp,
+  settingsNote,
 } from '../config/command-line.js';
 import type { SettingSpec } from '../config/settings.js';
 import { REPORT_LISTS, REPORT_SETTINGS } from './settings.js';
@@ -117,7 +117,7 @@ export function reportHelp(version: string): string {
       'Exit status: 0 a complete report, 1 the store failed part of it (the report is written, marked incomplete),',
       '2 invalid use.',
       '',
-      ...BOOLEAN_NOTE,
+      ...settingsNote([...REPORT_COMMAND_LINE.specs, ...Object.values(REPORT_LISTS)]),
     ],
     rows: [...REPORT_COMMAND_LINE.specs, ...Object.values(REPORT_LISTS)],
   });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { type BackfillConfig, parseBackfillCli } from '../../src/backfill/config.js';
 import { parseRfc3339 } from '../../src/backfill/time-spec.js';
 import { ConfigError, parseCli } from '../../src/cli.js';
+import { INSECURE_WARNING } from '../../src/config/config.js';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 const KEY = { CITYAIR_API_KEY: 'backfill-test-key-0123456789' };
@@ -105,6 +106,19 @@ describe('backfill settings', () => {
     expect(errorOf(['--demo=maybe', '--from=1d', '--output=-'])).toBe(
       'invalid --demo (CITYAIR_DEMO): "maybe" is not a boolean: true, false, 1, 0, yes, no, on or off',
     );
+  });
+
+  it('warns of --upstream.insecure-skip-verify as the exporter does, and of nothing otherwise', () => {
+    const warnings = (argv: string[]): readonly string[] => {
+      const action = parseBackfillCli(argv, KEY, NOW);
+      return action.kind === 'run' ? action.warnings : [];
+    };
+    const exporter = parseCli(['--upstream.insecure-skip-verify'], KEY);
+    expect(exporter.kind === 'run' && exporter.warnings).toEqual([INSECURE_WARNING]);
+    expect(warnings(['--upstream.insecure-skip-verify', '--from=1d', '--output=-'])).toEqual([
+      INSECURE_WARNING,
+    ]);
+    expect(warnings(['--from=1d', '--output=-'])).toEqual([]);
   });
 
   it('reads remote-write settings, with the password and token files checked at start', () => {

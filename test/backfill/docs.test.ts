@@ -30,7 +30,7 @@ describe('backfill documentation', () => {
       expect(rowOf(backfill, s.env), s.env).toBe(rowOf(exporter, s.env));
     expect(rowOf(backfill, 'CITYAIR_TIMEOUT')).toContain('From 1ms to 5m. (default: 8s)');
     expect(rowOf(backfill, 'CITYAIR_REMOTE_WRITE_TIMEOUT')).toContain('From 1s to 1h. (default: 30s)');
-    expect(backfill).toContain('A boolean\nflag alone means true; --flag=false');
+    expect(backfill.replace(/\s+/g, ' ')).toContain('A boolean flag alone means true; --flag=false');
   });
 
   it('explains every flag of its own in docs/backfill.md', () => {

@@ -718,31 +718,31 @@ describe('settings: the API key', () => {
       'a missing key file',
       [`--upstream.api-key-file=${join(dir, 'nope')}`],
       {},
-      `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${join(dir, 'nope')} (ENOENT)`,
+      `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read the file it names (ENOENT)`,
     ],
     [
       'a directory as key file',
       [`--upstream.api-key-file=${dir}`],
       {},
-      `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${dir} (EISDIR)`,
+      `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read the file it names (EISDIR)`,
     ],
     [
       'a FIFO as key file, without waiting for a writer',
       [`--upstream.api-key-file=${fifo}`],
       {},
-      `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${fifo} (not a regular file)`,
+      `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read the file it names (not a regular file)`,
     ],
     [
       '/dev/zero as key file',
       ['--upstream.api-key-file=/dev/zero'],
       {},
-      'invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read /dev/zero (not a regular file)',
+      'invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read the file it names (not a regular file)',
     ],
     [
       'a key file of more than 4KiB',
       [`--upstream.api-key-file=${file('big', `${'k'.repeat(4097)}\n`)}`],
       {},
-      `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read ${join(dir, 'big')} (larger than 4KiB)`,
+      `invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read the file it names (larger than 4KiB)`,
     ],
     [
       'an empty key file name',
@@ -776,6 +776,13 @@ describe('settings: the API key', () => {
 
   it('keeps the key out of the error', () => {
     expect(errorOf([], { CITYAIR_API_KEY: 'secret part' })).not.toContain('secret');
+  });
+
+  it('does not echo the key file name: the key itself given in its place would be printed', () => {
+    const key = 'supersecretkey-ABCDEFGHIJ0123456789';
+    expect(errorOf([`--upstream.api-key-file=${key}`], {})).toBe(
+      'invalid --upstream.api-key-file (CITYAIR_API_KEY_FILE): cannot read the file it names (ENOENT)',
+    );
   });
 });
 
