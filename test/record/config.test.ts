@@ -99,6 +99,7 @@ describe('the record’s metrics', () => {
       upstreamRequests: 4,
       stationsFilled: 1,
       quiet: new Map(),
+      filled: new Map(),
     };
     metrics.count(round, Date.UTC(2026, 10, 27), 1.5);
     metrics.storeQueries(3);

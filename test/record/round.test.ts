@@ -213,3 +213,71 @@ describe('a record round', () => {
     expect(retried.rowsWritten).toBe(rows.filter((t) => t >= now - 6 * HOUR && t < now - 30 * 60_000).length);
   });
 });
+
+describe('a record round after one whose writes the store does not show yet', () => {
+  it('neither asks CityAir for nor writes again what the last rounds wrote', async () => {
+    const clock = fakeClock(Date.UTC(2026, 10, 27, 12, 0));
+    const start = clock.now() - 8 * HOUR;
+    const rows = every5m(start, clock.now() + HOUR);
+    const w = world(new Map([[1, rows]]));
+    const scrapeUntil = (from: number, to: number): void => {
+      for (let t = from; t < to; t += 60_000) {
+        if (t > clock.now() - 5 * HOUR && t < clock.now() - 3 * HOUR) continue;
+        const newest = rows.filter((r) => r <= t - M5).pop();
+        if (newest !== undefined) w.scrape(1, newest, t);
+      }
+    };
+    scrapeUntil(start, clock.now());
+    // A store that shows nothing written by remote write yet: every write is kept aside.
+    const sent: number[] = [];
+    const slowSink = async (): Promise<Sink> => ({
+      station: () => ({
+        write: async (written) => {
+          for (const { reading } of written) sent.push(reading.atMs);
+          return written.length;
+        },
+      }),
+      finish: async () => undefined,
+      abort: async () => undefined,
+    });
+    const first = await runRecordRound({ ...options(w, [1], clock.now(), new Map(), 1), openSink: slowSink });
+    expect(first.rowsWritten).toBeGreaterThan(20);
+    const requests = w.requests.length;
+    await clock.advance(60_000);
+    scrapeUntil(clock.now() - 60_000, clock.now());
+    const second = await runRecordRound({
+      ...options(w, [1], clock.now(), first.quiet, 2),
+      filled: first.filled,
+      openSink: slowSink,
+    });
+    expect(second).toMatchObject({ rowsWritten: 0, upstreamRequests: 0 });
+    expect(w.requests.length).toBe(requests);
+    expect(new Set(sent).size).toBe(sent.length);
+  });
+
+  it('forgets what it wrote after two rounds, so a store that lost the rows has them written again', async () => {
+    const now = Date.UTC(2026, 10, 27, 12);
+    const w = world(new Map([[1, every5m(now - 7 * HOUR, now)]]));
+    const lost = async (): Promise<Sink> => ({
+      station: () => ({ write: async (written) => written.length }),
+      finish: async () => undefined,
+      abort: async () => undefined,
+    });
+    let previous = await runRecordRound({ ...options(w, [1], now, new Map(), 1), openSink: lost });
+    const written = previous.rowsWritten;
+    expect(written).toBeGreaterThan(0);
+    for (let round = 2; round <= 3; round++) {
+      previous = await runRecordRound({
+        ...options(w, [1], now, previous.quiet, round),
+        filled: previous.filled,
+        openSink: lost,
+      });
+      expect(previous.rowsWritten).toBe(0);
+    }
+    const fourth = await runRecordRound({
+      ...options(w, [1], now, previous.quiet, 4),
+      filled: previous.filled,
+    });
+    expect(fourth.rowsWritten).toBe(written);
+  });
+});
