@@ -10,7 +10,7 @@ import type { ReadingsInterval, RowReading } from '../readings/schema.js';
 import type { Store } from '../report/store.js';
 import type { Station } from '../stations/schema.js';
 import { type FilledSpan, inFilled, rememberFilled, withoutFilled } from './filled.js';
-import { gapsIn, gapsToAsk, learn, type Quiet, rangesOf, type Span, windowAt } from './gaps.js';
+import { gapsIn, gapsToAsk, learn, type Quiet, rangesOf, type Span, spacingOf, windowAt } from './gaps.js';
 import { eachHeld, heldExactly } from './held.js';
 
 export const FAILURE_KINDS = ['query', 'write', 'upstream'] as const;
@@ -85,20 +85,28 @@ export async function runRecordRound(options: RecordRoundOptions): Promise<Recor
 
   // Two intervals before the window, so that a held row bounds its first gap; up to now, so that a station that
   // has reported since the last ask is seen. Only the gaps are kept, one batch of answers at a time.
-  const work: { station: Station; asked: Span[]; ranges: Span[]; newest: number | undefined }[] = [];
+  const work: {
+    station: Station;
+    asked: Span[];
+    ranges: Span[];
+    newest: number | undefined;
+    spacingMs: number;
+  }[] = [];
   const byId = new Map(options.stations.map((s) => [s.id, s]));
   const visit = (id: number, dates: readonly number[]): void => {
     const station = byId.get(id);
     if (station === undefined) return;
     const newest = dates[dates.length - 1];
-    const gaps = withoutFilled(gapsIn(dates, window, intervalMs), before.get(id));
+    // A station that reports less often than it is read has nothing missing between its rows.
+    const spacingMs = spacingOf(dates, intervalMs);
+    const gaps = withoutFilled(gapsIn(dates, window, spacingMs), before.get(id));
     const asked = gapsToAsk(gaps, quiet.get(id), newest, options.round);
     tally.gapsAsked += asked.length;
     // Gaps not asked again are still gaps; those asked count once the raw samples confirm them (fillRange).
     tally.gapsFound += gaps.length - asked.length;
     unfilled.no_rows += gaps.length - asked.length;
     if (asked.length > 0)
-      work.push({ station, asked, ranges: rangesOf(asked, intervalMs * ROWS_PER_WINDOW), newest });
+      work.push({ station, asked, ranges: rangesOf(asked, intervalMs * ROWS_PER_WINDOW), newest, spacingMs });
   };
   try {
     const span = { fromMs: window.fromMs - 2 * intervalMs, toMs: options.nowMs };
@@ -123,6 +131,7 @@ export async function runRecordRound(options: RecordRoundOptions): Promise<Recor
         const outcome = await fillRange(
           item.station.id,
           range,
+          item.spacingMs,
           writer,
           options,
           before.get(item.station.id),
@@ -180,6 +189,7 @@ type RangeOutcome =
 async function fillRange(
   id: number,
   range: Span,
+  spacingMs: number,
   writer: StationWriter,
   options: RecordRoundOptions,
   filled: readonly Span[] | undefined,
@@ -203,7 +213,7 @@ async function fillRange(
     return 'query-failed';
   }
   const holds = new Set(exact);
-  const gaps = withoutFilled(gapsIn(exact, range, intervalMs), filled);
+  const gaps = withoutFilled(gapsIn(exact, range, spacingMs), filled);
   tally.gapsFound += gaps.length;
   const first = gaps[0];
   const last = gaps[gaps.length - 1];

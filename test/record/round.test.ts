@@ -281,3 +281,63 @@ describe('a record round after one whose writes the store does not show yet', ()
     expect(fourth.rowsWritten).toBe(written);
   });
 });
+
+describe('a record round for a station that reports less often than it is read', () => {
+  const MIN20 = 20 * 60_000;
+  const sparse = (from: number, to: number): number[] => {
+    const out: number[] = [];
+    for (let t = Math.ceil(from / MIN20) * MIN20; t < to; t += MIN20) out.push(t);
+    return out;
+  };
+  const scrapeLive = (
+    w: ReturnType<typeof world>,
+    ids: readonly number[],
+    rows: number[],
+    from: number,
+    to: number,
+  ) => {
+    for (let t = from; t < to; t += 60_000)
+      for (const id of ids) {
+        const newest = rows.filter((r) => r <= t - M5).pop();
+        if (newest !== undefined) w.scrape(id, newest, t);
+      }
+  };
+
+  it('asks CityAir nothing, round after round, when nothing is missing', async () => {
+    const clock = fakeClock(Date.UTC(2026, 10, 27, 12, 0));
+    const rows = sparse(clock.now() - 10 * HOUR, clock.now() + 10 * HOUR);
+    const ids = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    const w = world(new Map(ids.map((id) => [id, rows])));
+    scrapeLive(w, ids, rows, clock.now() - 10 * HOUR, clock.now());
+    let previous: Awaited<ReturnType<typeof runRecordRound>> | undefined;
+    for (let round = 1; round <= 12; round++) {
+      previous = await runRecordRound({
+        ...options(w, ids, clock.now(), previous?.quiet ?? new Map(), round),
+        filled: previous?.filled ?? new Map(),
+      });
+      expect(previous).toMatchObject({ upstreamRequests: 0, rowsWritten: 0, gapsFound: 0 });
+      scrapeLive(w, ids, rows, clock.now(), clock.now() + 15 * 60_000);
+      await clock.advance(15 * 60_000);
+    }
+    expect(w.requests).toEqual([]);
+  });
+
+  it('still fills an outage of its scrapes, with requests for that station only', async () => {
+    const clock = fakeClock(Date.UTC(2026, 10, 27, 12, 0));
+    const rows = sparse(clock.now() - 10 * HOUR, clock.now());
+    const w = world(
+      new Map([
+        [1, rows],
+        [2, rows],
+      ]),
+    );
+    scrapeLive(w, [1], rows, clock.now() - 10 * HOUR, clock.now() - 4 * HOUR);
+    scrapeLive(w, [1], rows, clock.now() - 2 * HOUR, clock.now());
+    scrapeLive(w, [2], rows, clock.now() - 10 * HOUR, clock.now());
+    const result = await runRecordRound(options(w, [1, 2], clock.now(), new Map(), 1));
+    // Scrapes until 07:59 held the row of 07:40, those from 10:00 the row of 09:40: 08:00 to 09:20 are missing.
+    expect(result.rowsWritten).toBe(5);
+    expect(result.stationsFilled).toBe(1);
+    expect(result.upstreamRequests).toBeGreaterThan(0);
+  });
+});
