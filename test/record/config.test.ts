@@ -61,6 +61,13 @@ describe('the record’s settings', () => {
     [[...BASE, '--record.query.username=u'], ON, /go together/],
     [[...BASE, '--record.remote-write.bearer-token-file=/nonexistent'], ON, /cannot read/],
     [[...BASE, '--record.query.url=http://u:p@vm:8428'], ON, /must not carry credentials/],
+    [[...BASE, '--record.query.url=http://vm:8428/?extra_label=a=b'], ON, /query or a fragment/],
+    [[...BASE, '--record.query.url=http://vm:8428#x'], ON, /query or a fragment/],
+    [
+      [BASE[1] as string, '--record.remote-write.url=http://vm:8428/api/v1/write?x=1'],
+      ON,
+      /query or a fragment/,
+    ],
     [[...BASE, '--record.nonsense=1'], ON, /nonsense/],
   ])('refuses %j', (argv, context, message) => {
     expect(() => parseRecordCli(argv, {}, context)).toThrow(ConfigError);
