@@ -1,8 +1,9 @@
 // Which rows of a station the store lacks, from the row dates it holds, as plain data: no I/O and no clock but the
 // times handed in, so every case is tested with a fake clock. The store's copy of
 // cityair_measurement_timestamp_seconds carries each row's date as its value, live scrape or backfilled sample
-// alike, so the dates it holds are the rows it holds. Nothing is assumed of how far apart a station's rows are:
-// two rows further apart than 1.5 intervals may have rows between them, and only CityAir can say.
+// alike, so the dates it holds are the rows it holds. A station's rows are as far apart as it reports, which may
+// be less often than the readings interval: two rows further apart than 1.5 times its usual spacing (never less
+// than the interval) may have rows between them, and only CityAir can say.
 import { mergeSpans, type Span } from '../backfill/coverage.js';
 
 export type { Span } from '../backfill/coverage.js';
@@ -15,13 +16,31 @@ export function windowAt(nowMs: number, lookbackMs: number, maxAgeMs: number): S
   return { fromMs: nowMs - lookbackMs, toMs: nowMs - maxAgeMs };
 }
 
+/** Fewer spacings than this between held rows say nothing of a station's own pace. */
+const MIN_SPACINGS = 4;
+
 /**
- * The spans of `window` where rows may be missing: between two held rows further apart than 1.5 intervals, before
+ * A station's usual spacing between rows, from the row dates the store holds: the median of the spacings of
+ * consecutive rows, never less than the readings interval. A station that reports every 20 minutes, read at 5m,
+ * has 20 minutes between its rows, and nothing is missing between two of them; gaps, being rarer than rows, do not
+ * move the median. Pure.
+ */
+export function spacingOf(held: readonly number[], intervalMs: number): number {
+  if (held.length <= MIN_SPACINGS) return intervalMs;
+  const spacings: number[] = [];
+  for (let i = 1; i < held.length; i++) spacings.push((held[i] as number) - (held[i - 1] as number));
+  spacings.sort((a, b) => a - b);
+  return Math.max(intervalMs, spacings[Math.floor((spacings.length - 1) / 2)] as number);
+}
+
+/**
+ * The spans of `window` where rows may be missing: between two held rows further apart than 1.5 times the
+ * station's spacing (`spacingMs`: the readings interval, or more for a station that reports less often), before
  * the first and after the last. `held` is sorted and may reach before and after the window (rows just outside
  * it bound the spans at its edges). A span is [fromMs, toMs): the rows strictly between the held rows either side.
  */
-export function gapsIn(held: readonly number[], window: Span, intervalMs: number): Span[] {
-  const most = intervalMs * GAP_FACTOR;
+export function gapsIn(held: readonly number[], window: Span, spacingMs: number): Span[] {
+  const most = spacingMs * GAP_FACTOR;
   const gaps: Span[] = [];
   const add = (after: number, before: number): void => {
     const fromMs = Math.max(after + 1, window.fromMs);
@@ -31,10 +50,10 @@ export function gapsIn(held: readonly number[], window: Span, intervalMs: number
   let previous: number | undefined;
   for (const at of held) {
     if (at >= window.toMs + most) break;
-    // With no held row before it (they are asked for from two intervals before the window), a row an interval
+    // With no held row before it (they are asked for from two intervals before the window), a row a spacing
     // before the first one held would be in the window: it may be missing. Less than that, and the window, which
     // slides on every round, would ask CityAir for a sliver of it every time.
-    if (previous === undefined ? at - window.fromMs >= intervalMs : at - previous > most)
+    if (previous === undefined ? at - window.fromMs >= spacingMs : at - previous > most)
       add(previous ?? window.fromMs - 1, at);
     previous = at;
   }

@@ -18,6 +18,7 @@ import type { StationsCollector } from '../stations/collector.js';
 import type { Upstream } from '../upstream/exchange.js';
 import type { PauseGate } from '../upstream/shared-pause.js';
 import type { RecordConfig } from './config.js';
+import type { FilledSpan } from './filled.js';
 import type { Quiet } from './gaps.js';
 import { createRecordMetrics } from './metrics.js';
 import { type FailureKind, type RecordRoundResult, runRecordRound } from './round.js';
@@ -86,6 +87,7 @@ export function createRecord(deps: RecordDeps): RecordRounds {
   };
   const said = new Set<FailureKind>();
   let quiet: ReadonlyMap<number, Quiet> = new Map();
+  let filled: ReadonlyMap<number, readonly FilledSpan[]> = new Map();
   let state: RecordState = {
     lastRound: undefined,
     lastSuccessMs: undefined,
@@ -98,8 +100,8 @@ export function createRecord(deps: RecordDeps): RecordRounds {
   let cancel: (() => void) | undefined;
   let running: Promise<void> | undefined;
 
-  /** A round due at `dueAtMs`: the next is due an interval later, however long this one waited its turn. */
-  const round = async (dueAtMs: number): Promise<void> => {
+  /** One round; the next is due a full interval after this one ends (runAndSchedule). */
+  const round = async (): Promise<void> => {
     // The store is asked only between readings rounds too: its answers and the readings' never share the heap.
     await turn();
     const startedAtMs = Date.now();
@@ -128,6 +130,7 @@ export function createRecord(deps: RecordDeps): RecordRounds {
         concurrency: config.readings.concurrency,
         nowMs: startedAtMs,
         quiet,
+        filled,
         round: state.rounds + 1,
         retries: RETRIES,
         maxBackoffMs: config.upstream.maxBackoffMs,
@@ -139,10 +142,11 @@ export function createRecord(deps: RecordDeps): RecordRounds {
     } catch (error) {
       // A bug, not a store or CityAir answer: said, counted as a failed round, and the next round runs.
       log.error({ err: error }, 'the record round failed unexpectedly');
-      result = failedRound((error as Error).message);
+      result = failedRound((error as Error).message, filled);
     }
     const durationMs = performance.now() - t0;
     quiet = result.quiet;
+    filled = result.filled;
     metrics.count(result, startedAtMs, durationMs / 1000);
     metrics.storeQueries(store.queries() - queriesBefore);
     tell(log, said, result, record);
@@ -151,17 +155,18 @@ export function createRecord(deps: RecordDeps): RecordRounds {
       lastSuccessMs: result.outcome === 'failed' ? state.lastSuccessMs : startedAtMs,
       rowsWrittenSinceStart: state.rowsWrittenSinceStart + result.rowsWritten,
       rounds: state.rounds + 1,
-      nextRoundAtMs: Math.max(Date.now(), dueAtMs + record.intervalMs),
+      nextRoundAtMs: Date.now() + record.intervalMs,
     };
   };
 
+  // The next round starts a full interval after the last one ended, never at once after a long one: the store
+  // has that long to show what the last round wrote.
   const runAndSchedule = (): void => {
     if (stopped) return;
-    const startedAt = Date.now();
-    running = round(startedAt).finally(() => {
+    running = round().finally(() => {
       running = undefined;
       if (stopped) return;
-      cancel = armTimer(runAndSchedule, Math.max(0, startedAt + record.intervalMs - Date.now()));
+      cancel = armTimer(runAndSchedule, record.intervalMs);
     });
   };
 
@@ -181,7 +186,7 @@ export function createRecord(deps: RecordDeps): RecordRounds {
   };
 }
 
-function failedRound(message: string): RecordRoundResult {
+function failedRound(message: string, filled: ReadonlyMap<number, readonly FilledSpan[]>): RecordRoundResult {
   return {
     outcome: 'failed',
     failures: { query: message },
@@ -193,6 +198,7 @@ function failedRound(message: string): RecordRoundResult {
     upstreamRequests: 0,
     stationsFilled: 0,
     quiet: new Map(),
+    filled,
   };
 }
 

@@ -9,7 +9,8 @@ import type { FetchReadingRows } from '../readings/read.js';
 import type { ReadingsInterval, RowReading } from '../readings/schema.js';
 import type { Store } from '../report/store.js';
 import type { Station } from '../stations/schema.js';
-import { gapsIn, gapsToAsk, learn, type Quiet, rangesOf, type Span, windowAt } from './gaps.js';
+import { type FilledSpan, inFilled, rememberFilled, withoutFilled } from './filled.js';
+import { gapsIn, gapsToAsk, learn, type Quiet, rangesOf, type Span, spacingOf, windowAt } from './gaps.js';
 import { eachHeld, heldExactly } from './held.js';
 
 export const FAILURE_KINDS = ['query', 'write', 'upstream'] as const;
@@ -36,6 +37,8 @@ export interface RecordRoundOptions extends Omit<RetryOptions, 'gate'> {
   /** What earlier rounds learnt (not changed: the new one is in the result), and this round's number. */
   readonly quiet: ReadonlyMap<number, Quiet>;
   readonly round: number;
+  /** What the last rounds wrote (filled.ts): never asked or written again while the store may not show it. */
+  readonly filled?: ReadonlyMap<number, readonly FilledSpan[]>;
 }
 
 export interface RecordRoundResult {
@@ -53,6 +56,7 @@ export interface RecordRoundResult {
   readonly upstreamRequests: number;
   readonly stationsFilled: number;
   readonly quiet: ReadonlyMap<number, Quiet>;
+  readonly filled: ReadonlyMap<number, readonly FilledSpan[]>;
 }
 
 export async function runRecordRound(options: RecordRoundOptions): Promise<RecordRoundResult> {
@@ -62,6 +66,9 @@ export async function runRecordRound(options: RecordRoundOptions): Promise<Recor
   const unfilled: Record<UnfilledReason, number> = { no_rows: 0, not_served: 0, failed: 0 };
   const tally = { gapsFound: 0, gapsAsked: 0, rowsMissing: 0, rowsWritten: 0, requests: 0, filled: 0 };
   const quiet = new Map(options.quiet);
+  const before = options.filled ?? new Map<number, readonly FilledSpan[]>();
+  // Spans this round's walks finished with rows written: kept only once the writes were accepted.
+  const finished = new Map<number, Span[]>();
   const result = (outcome: RecordRoundResult['outcome']): RecordRoundResult => ({
     outcome,
     failures,
@@ -73,24 +80,33 @@ export async function runRecordRound(options: RecordRoundOptions): Promise<Recor
     upstreamRequests: tally.requests,
     stationsFilled: tally.filled,
     quiet,
+    filled: rememberFilled(before, outcome === 'failed' ? new Map() : finished, options.round, window.fromMs),
   });
 
   // Two intervals before the window, so that a held row bounds its first gap; up to now, so that a station that
   // has reported since the last ask is seen. Only the gaps are kept, one batch of answers at a time.
-  const work: { station: Station; asked: Span[]; ranges: Span[]; newest: number | undefined }[] = [];
+  const work: {
+    station: Station;
+    asked: Span[];
+    ranges: Span[];
+    newest: number | undefined;
+    spacingMs: number;
+  }[] = [];
   const byId = new Map(options.stations.map((s) => [s.id, s]));
   const visit = (id: number, dates: readonly number[]): void => {
     const station = byId.get(id);
     if (station === undefined) return;
     const newest = dates[dates.length - 1];
-    const gaps = gapsIn(dates, window, intervalMs);
+    // A station that reports less often than it is read has nothing missing between its rows.
+    const spacingMs = spacingOf(dates, intervalMs);
+    const gaps = withoutFilled(gapsIn(dates, window, spacingMs), before.get(id));
     const asked = gapsToAsk(gaps, quiet.get(id), newest, options.round);
     tally.gapsAsked += asked.length;
     // Gaps not asked again are still gaps; those asked count once the raw samples confirm them (fillRange).
     tally.gapsFound += gaps.length - asked.length;
     unfilled.no_rows += gaps.length - asked.length;
     if (asked.length > 0)
-      work.push({ station, asked, ranges: rangesOf(asked, intervalMs * ROWS_PER_WINDOW), newest });
+      work.push({ station, asked, ranges: rangesOf(asked, intervalMs * ROWS_PER_WINDOW), newest, spacingMs });
   };
   try {
     const span = { fromMs: window.fromMs - 2 * intervalMs, toMs: options.nowMs };
@@ -112,10 +128,22 @@ export async function runRecordRound(options: RecordRoundOptions): Promise<Recor
       let wrote = false;
       for (const range of item.ranges) {
         if (stop) break;
-        const outcome = await fillRange(item.station.id, range, writer, options, tally, unfilled, failures);
+        const outcome = await fillRange(
+          item.station.id,
+          range,
+          item.spacingMs,
+          writer,
+          options,
+          before.get(item.station.id),
+          tally,
+          unfilled,
+          failures,
+        );
         if (outcome === 'write-failed') stop = true;
         if (outcome === 'query-failed' || outcome === 'write-failed') break;
         if (outcome.rows > 0) wrote = true;
+        if (outcome.filled.length > 0)
+          finished.set(item.station.id, [...(finished.get(item.station.id) ?? []), ...outcome.filled]);
         for (const gap of item.asked)
           if (gap.fromMs >= range.fromMs && gap.toMs <= range.toMs && outcome.empty(gap)) emptied.push(gap);
       }
@@ -152,7 +180,7 @@ export async function runRecordRound(options: RecordRoundOptions): Promise<Recor
 type RangeOutcome =
   | 'query-failed'
   | 'write-failed'
-  | { readonly rows: number; readonly empty: (gap: Span) => boolean };
+  | { readonly rows: number; readonly empty: (gap: Span) => boolean; readonly filled: readonly Span[] };
 
 /**
  * One range of a station: the rows held there exactly, then, if any gap is left, the walk over it, writing each
@@ -161,8 +189,10 @@ type RangeOutcome =
 async function fillRange(
   id: number,
   range: Span,
+  spacingMs: number,
   writer: StationWriter,
   options: RecordRoundOptions,
+  filled: readonly Span[] | undefined,
   tally: { gapsFound: number; rowsMissing: number; requests: number },
   unfilled: Record<UnfilledReason, number>,
   failures: Partial<Record<FailureKind, string>>,
@@ -183,11 +213,11 @@ async function fillRange(
     return 'query-failed';
   }
   const holds = new Set(exact);
-  const gaps = gapsIn(exact, range, intervalMs);
+  const gaps = withoutFilled(gapsIn(exact, range, spacingMs), filled);
   tally.gapsFound += gaps.length;
   const first = gaps[0];
   const last = gaps[gaps.length - 1];
-  if (first === undefined || last === undefined) return { rows: 0, empty: () => false };
+  if (first === undefined || last === undefined) return { rows: 0, empty: () => false, filled: [] };
   const found: number[] = [];
   let writeError: Error | undefined;
   const walked = await walkStation(id, {
@@ -199,7 +229,10 @@ async function fillRange(
       tally.requests++;
     },
     onRows: async (rows) => {
-      const lacking: RowReading[] = rows.filter((r) => !holds.has(r.reading.atMs));
+      // A row of a span the last rounds wrote is on its way into the store, even if the store does not show it.
+      const lacking: RowReading[] = rows.filter(
+        (r) => !holds.has(r.reading.atMs) && !inFilled(r.reading.atMs, filled),
+      );
       if (lacking.length === 0) return;
       tally.rowsMissing += lacking.length;
       for (const r of lacking) found.push(r.reading.atMs);
@@ -231,5 +264,5 @@ async function fillRange(
   const empty = (gap: Span): boolean =>
     gaps.some((g) => g.fromMs < gap.toMs && g.toMs > gap.fromMs) && !inGap(gap) && !touched(gap);
   for (const gap of gaps) if (!inGap(gap) && !touched(gap)) unfilled.no_rows++;
-  return { rows: found.length, empty };
+  return { rows: found.length, empty, filled: gaps.filter((gap) => inGap(gap) && !touched(gap)) };
 }

@@ -13,6 +13,15 @@ const path = z.string().min(1, 'must not be empty');
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
+/**
+ * A store's URL: the record adds its own paths (/api/v1/query…) and parameters, so a query or a fragment in it
+ * would be lost or garble what is asked; refused rather than silently dropped.
+ */
+const storeUrl = (example: string, credentialFlags: string) =>
+  serviceUrl(example, credentialFlags).refine((href) => !href.includes('?') && !href.includes('#'), {
+    message: 'must not carry a query or a fragment',
+  });
+
 /** The record's settings: order is the order of --help. */
 export const RECORD_SETTINGS = {
   remoteWriteUrl: setting({
@@ -20,7 +29,7 @@ export const RECORD_SETTINGS = {
     env: 'CITYAIR_RECORD_REMOTE_WRITE_URL',
     default: undefined,
     help: 'Turns the record on: rows the store lacks are read from CityAir and written here with Prometheus remote write 1.0 (Prometheus with its receiver on, VictoriaMetrics, Mimir, Thanos Receive, Cortex). Needs the readings collector and --record.query.url.',
-    schema: serviceUrl(
+    schema: storeUrl(
       'http://prometheus:9090/api/v1/write',
       '--record.remote-write.username and --record.remote-write.password-file',
     ),
@@ -30,7 +39,7 @@ export const RECORD_SETTINGS = {
     env: 'CITYAIR_RECORD_QUERY_URL',
     default: undefined,
     help: 'The Prometheus-compatible query API of the same store (Prometheus, VictoriaMetrics, Thanos Query, Mimir), e.g. http://prometheus:9090: where the record looks for the rows it holds.',
-    schema: serviceUrl('http://prometheus:9090', '--record.query.username and --record.query.password-file'),
+    schema: storeUrl('http://prometheus:9090', '--record.query.username and --record.query.password-file'),
   }),
   lookback: durationSetting({
     flag: 'record.lookback',

@@ -1,10 +1,11 @@
 // The Prometheus HTTP query API (Prometheus, VictoriaMetrics, Thanos Query, Mimir): series lists, and raw samples
 // read with a range selector in an instant query (`m{...}[86400000ms]`), which every one of them answers with the
 // stored samples themselves. Answers are parsed with zod; credentials as the backfill's remote write takes them.
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
 import { z } from 'zod';
 import { credentialsOf, type HttpTarget, redact, targetHeaders, targetTls } from '../backfill/http-target.js';
 import { armTimer } from '../runtime/timers.js';
+import { joined, readBody } from '../upstream/body.js';
 
 export type StoreTarget = HttpTarget;
 
@@ -56,7 +57,20 @@ const queryAnswer = z.union([
 
 const RETRIES = 2;
 
-export function openStore(target: StoreTarget, userAgent: string): Store {
+/**
+ * The most bytes of one answer read: the record's and the report's queries are cut so that an answer is a few MB
+ * at most (held.ts, report/read.ts), and a store that answers without end (or a proxy's error page that never
+ * ends) must cost a failed query, not the exporter's memory.
+ */
+export const STORE_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export interface StoreOptions {
+  /** The cap on one answer's bytes (tests); STORE_MAX_BODY_BYTES by default. */
+  readonly maxBodyBytes?: number;
+}
+
+export function openStore(target: StoreTarget, userAgent: string, options: StoreOptions = {}): Store {
+  const maxBodyBytes = options.maxBodyBytes ?? STORE_MAX_BODY_BYTES;
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 2, connect: targetTls(target) });
   const base = target.url.replace(/\/+$/, '').replace(/\/api\/v1(\/.*)?$/, '');
   let queries = 0;
@@ -64,7 +78,7 @@ export function openStore(target: StoreTarget, userAgent: string): Store {
   const post = async (path: string, form: Record<string, string>): Promise<unknown> => {
     for (let attempt = 0; ; attempt++) {
       queries++;
-      const outcome = await postOnce(`${base}${path}`, form, target, userAgent, dispatcher);
+      const outcome = await postOnce(`${base}${path}`, form, target, userAgent, dispatcher, maxBodyBytes);
       if (outcome.ok) return outcome.body;
       if (!outcome.retryable || attempt >= RETRIES) throw new StoreError(outcome.message);
       await new Promise<void>((resolve) => armTimer(resolve, 1000 * 2 ** attempt));
@@ -139,6 +153,7 @@ async function postOnce(
   target: StoreTarget,
   userAgent: string,
   dispatcher: Agent,
+  maxBodyBytes: number,
 ): Promise<Outcome> {
   let secrets: string[] = [];
   try {
@@ -151,8 +166,15 @@ async function postOnce(
       body: new URLSearchParams(form).toString(),
       signal: AbortSignal.timeout(target.timeoutMs),
     });
-    const text = await res.body.text();
     const host = new URL(url).host;
+    const text = await capped(res, maxBodyBytes);
+    if (text === undefined)
+      return {
+        ok: false,
+        // The same query would bring the same flood: not asked again in this round.
+        retryable: false,
+        message: `${host} answered more than ${Math.round(maxBodyBytes / 1024 / 1024)} MiB to one query: the answer was dropped unread`,
+      };
     if (res.statusCode >= 200 && res.statusCode < 300) {
       try {
         return { ok: true, body: JSON.parse(text) as unknown };
@@ -174,6 +196,24 @@ async function postOnce(
       message: redact(`${e.name}: ${e.cause?.message ?? e.message}`, secrets),
     };
   }
+}
+
+/** The answer's text, or undefined once it passes `max` bytes (compressed or not): the rest is never read. */
+async function capped(res: Dispatcher.ResponseData, max: number): Promise<string | undefined> {
+  if (Number(res.headers['content-length']) > max) {
+    // Destroyed unread: the abort it raises is this, not a failure of its own.
+    res.body.on('error', () => undefined).destroy();
+    return undefined;
+  }
+  const encoding = String(res.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
+  const body = await readBody(res.body, encoding, max);
+  if ('problem' in body) {
+    if (body.problem === 'too_large') return undefined;
+    throw new Error(`the answer's ${body.encoding} encoding could not be read`);
+  }
+  return joined(body).toString('utf8');
 }
 
 function headersFor(target: StoreTarget, userAgent: string): Record<string, string> {

@@ -70,6 +70,9 @@ describe('the record’s settings', () => {
     [[...BASE, '--record.query.username=u'], /go together/],
     [[...BASE, '--record.remote-write.bearer-token-file=/nonexistent'], /cannot read/],
     [[...BASE, '--record.query.url=http://u:p@vm:8428'], /must not carry credentials/],
+    [[...BASE, '--record.query.url=http://vm:8428/?extra_label=a=b'], /query or a fragment/],
+    [[...BASE, '--record.query.url=http://vm:8428#x'], /query or a fragment/],
+    [[BASE[1] as string, '--record.remote-write.url=http://vm:8428/api/v1/write?x=1'], /query or a fragment/],
     [[...BASE, '--record.nonsense=1'], /nonsense/],
   ])('refuses %j', (argv, message) => {
     expect(() => read([...ON, ...argv])).toThrow(ConfigError);

@@ -1,7 +1,7 @@
 // Gap finding as plain functions: the row dates a store holds into the spans where rows may be missing, what is
 // worth asking CityAir for again, and how gaps become the walk's ranges.
 import { describe, expect, it } from 'vitest';
-import { gapsIn, gapsToAsk, learn, rangesOf, rowDates, windowAt } from '../../src/record/gaps.js';
+import { gapsIn, gapsToAsk, learn, rangesOf, rowDates, spacingOf, windowAt } from '../../src/record/gaps.js';
 
 const M5 = 300_000;
 const NOW = Date.UTC(2026, 10, 27, 12, 0);
@@ -107,5 +107,25 @@ describe('the edge of a sliding window', () => {
     expect(gapsIn(held, window, M5)).toEqual([]);
     const later = every5m(window.fromMs + M5, NOW);
     expect(gapsIn(later, window, M5)).toEqual([{ fromMs: window.fromMs, toMs: window.fromMs + M5 }]);
+  });
+});
+
+describe("a station's own spacing", () => {
+  const M = 60_000;
+  it('is the median spacing of its held rows, never less than the interval', () => {
+    const every20 = Array.from({ length: 30 }, (_, i) => i * 20 * M);
+    expect(spacingOf(every20, 5 * M)).toBe(20 * M);
+    // A long outage among regular rows does not move it.
+    expect(spacingOf([...every20.slice(0, 10), ...every20.slice(20)], 5 * M)).toBe(20 * M);
+    expect(spacingOf([0, M, 2 * M, 3 * M, 4 * M, 5 * M], 5 * M)).toBe(5 * M);
+    // Too few rows to say: the interval.
+    expect(spacingOf([0, 60 * M, 120 * M], 5 * M)).toBe(5 * M);
+  });
+
+  it('makes no gap between rows a spacing apart, nor at the window’s moving end', () => {
+    const rows = Array.from({ length: 30 }, (_, i) => i * 20 * M);
+    const window = { fromMs: 60 * M, toMs: 29 * 20 * M + 25 * M };
+    expect(gapsIn(rows, window, 20 * M)).toEqual([]);
+    expect(gapsIn(rows, window, 5 * M).length).toBeGreaterThan(20);
   });
 });

@@ -20,6 +20,7 @@ const round = (over: Partial<RecordRoundResult> = {}): RecordRoundResult => ({
   upstreamRequests: 0,
   stationsFilled: 0,
   quiet: new Map(),
+  filled: new Map(),
   ...over,
 });
 

@@ -137,7 +137,7 @@ describe('the record’s rounds', () => {
     await rounds.stop();
   });
 
-  it('waits for a readings round under way before asking the store, and keeps its timer and status to the interval', async () => {
+  it('waits for a readings round under way before asking the store, and starts the next an interval after it ended', async () => {
     const busyUntil = T0 + 5_000;
     const { rounds, seen, listed } = setup({ readings: (nowMs) => ({ inFlight: nowMs < busyUntil }) });
     rounds.start();
@@ -148,10 +148,15 @@ describe('the record’s rounds', () => {
     expect(seen.ranges.length).toBe(1);
     expect(seen.ranges[0]).toBeGreaterThanOrEqual(busyUntil);
     expect(seen.ranges[0]).toBeLessThan(busyUntil + 1_000);
-    // The wait does not push the rounds back: the next is an interval after the first was due, as the status says.
-    expect(rounds.state().nextRoundAtMs).toBe(T0 + 15 * MINUTE);
-    await vi.advanceTimersByTimeAsync(15 * MINUTE - 6_000);
-    expect(seen.ranges).toEqual([seen.ranges[0], T0 + 15 * MINUTE]);
+    // The next round is a full interval after this one ended, wait included, as the status says: the store has
+    // that long to show what the round wrote.
+    const ended = (rounds.state().nextRoundAtMs ?? 0) - 15 * MINUTE;
+    expect(ended).toBeGreaterThanOrEqual(seen.ranges[0] as number);
+    expect(ended).toBeLessThan(busyUntil + 1_000);
+    await vi.advanceTimersByTimeAsync(ended + 15 * MINUTE - Date.now() - 1);
+    expect(seen.ranges).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(seen.ranges).toEqual([seen.ranges[0], ended + 15 * MINUTE]);
     await rounds.stop();
   });
 

@@ -213,3 +213,131 @@ describe('a record round', () => {
     expect(retried.rowsWritten).toBe(rows.filter((t) => t >= now - 6 * HOUR && t < now - 30 * 60_000).length);
   });
 });
+
+describe('a record round after one whose writes the store does not show yet', () => {
+  it('neither asks CityAir for nor writes again what the last rounds wrote', async () => {
+    const clock = fakeClock(Date.UTC(2026, 10, 27, 12, 0));
+    const start = clock.now() - 8 * HOUR;
+    const rows = every5m(start, clock.now() + HOUR);
+    const w = world(new Map([[1, rows]]));
+    const scrapeUntil = (from: number, to: number): void => {
+      for (let t = from; t < to; t += 60_000) {
+        if (t > clock.now() - 5 * HOUR && t < clock.now() - 3 * HOUR) continue;
+        const newest = rows.filter((r) => r <= t - M5).pop();
+        if (newest !== undefined) w.scrape(1, newest, t);
+      }
+    };
+    scrapeUntil(start, clock.now());
+    // A store that shows nothing written by remote write yet: every write is kept aside.
+    const sent: number[] = [];
+    const slowSink = async (): Promise<Sink> => ({
+      station: () => ({
+        write: async (written) => {
+          for (const { reading } of written) sent.push(reading.atMs);
+          return written.length;
+        },
+      }),
+      finish: async () => undefined,
+      abort: async () => undefined,
+    });
+    const first = await runRecordRound({ ...options(w, [1], clock.now(), new Map(), 1), openSink: slowSink });
+    expect(first.rowsWritten).toBeGreaterThan(20);
+    const requests = w.requests.length;
+    await clock.advance(60_000);
+    scrapeUntil(clock.now() - 60_000, clock.now());
+    const second = await runRecordRound({
+      ...options(w, [1], clock.now(), first.quiet, 2),
+      filled: first.filled,
+      openSink: slowSink,
+    });
+    expect(second).toMatchObject({ rowsWritten: 0, upstreamRequests: 0 });
+    expect(w.requests.length).toBe(requests);
+    expect(new Set(sent).size).toBe(sent.length);
+  });
+
+  it('forgets what it wrote after two rounds, so a store that lost the rows has them written again', async () => {
+    const now = Date.UTC(2026, 10, 27, 12);
+    const w = world(new Map([[1, every5m(now - 7 * HOUR, now)]]));
+    const lost = async (): Promise<Sink> => ({
+      station: () => ({ write: async (written) => written.length }),
+      finish: async () => undefined,
+      abort: async () => undefined,
+    });
+    let previous = await runRecordRound({ ...options(w, [1], now, new Map(), 1), openSink: lost });
+    const written = previous.rowsWritten;
+    expect(written).toBeGreaterThan(0);
+    for (let round = 2; round <= 3; round++) {
+      previous = await runRecordRound({
+        ...options(w, [1], now, previous.quiet, round),
+        filled: previous.filled,
+        openSink: lost,
+      });
+      expect(previous.rowsWritten).toBe(0);
+    }
+    const fourth = await runRecordRound({
+      ...options(w, [1], now, previous.quiet, 4),
+      filled: previous.filled,
+    });
+    expect(fourth.rowsWritten).toBe(written);
+  });
+});
+
+describe('a record round for a station that reports less often than it is read', () => {
+  const MIN20 = 20 * 60_000;
+  const sparse = (from: number, to: number): number[] => {
+    const out: number[] = [];
+    for (let t = Math.ceil(from / MIN20) * MIN20; t < to; t += MIN20) out.push(t);
+    return out;
+  };
+  const scrapeLive = (
+    w: ReturnType<typeof world>,
+    ids: readonly number[],
+    rows: number[],
+    from: number,
+    to: number,
+  ) => {
+    for (let t = from; t < to; t += 60_000)
+      for (const id of ids) {
+        const newest = rows.filter((r) => r <= t - M5).pop();
+        if (newest !== undefined) w.scrape(id, newest, t);
+      }
+  };
+
+  it('asks CityAir nothing, round after round, when nothing is missing', async () => {
+    const clock = fakeClock(Date.UTC(2026, 10, 27, 12, 0));
+    const rows = sparse(clock.now() - 10 * HOUR, clock.now() + 10 * HOUR);
+    const ids = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    const w = world(new Map(ids.map((id) => [id, rows])));
+    scrapeLive(w, ids, rows, clock.now() - 10 * HOUR, clock.now());
+    let previous: Awaited<ReturnType<typeof runRecordRound>> | undefined;
+    for (let round = 1; round <= 12; round++) {
+      previous = await runRecordRound({
+        ...options(w, ids, clock.now(), previous?.quiet ?? new Map(), round),
+        filled: previous?.filled ?? new Map(),
+      });
+      expect(previous).toMatchObject({ upstreamRequests: 0, rowsWritten: 0, gapsFound: 0 });
+      scrapeLive(w, ids, rows, clock.now(), clock.now() + 15 * 60_000);
+      await clock.advance(15 * 60_000);
+    }
+    expect(w.requests).toEqual([]);
+  });
+
+  it('still fills an outage of its scrapes, with requests for that station only', async () => {
+    const clock = fakeClock(Date.UTC(2026, 10, 27, 12, 0));
+    const rows = sparse(clock.now() - 10 * HOUR, clock.now());
+    const w = world(
+      new Map([
+        [1, rows],
+        [2, rows],
+      ]),
+    );
+    scrapeLive(w, [1], rows, clock.now() - 10 * HOUR, clock.now() - 4 * HOUR);
+    scrapeLive(w, [1], rows, clock.now() - 2 * HOUR, clock.now());
+    scrapeLive(w, [2], rows, clock.now() - 10 * HOUR, clock.now());
+    const result = await runRecordRound(options(w, [1, 2], clock.now(), new Map(), 1));
+    // Scrapes until 07:59 held the row of 07:40, those from 10:00 the row of 09:40: 08:00 to 09:20 are missing.
+    expect(result.rowsWritten).toBe(5);
+    expect(result.stationsFilled).toBe(1);
+    expect(result.upstreamRequests).toBeGreaterThan(0);
+  });
+});

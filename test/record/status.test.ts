@@ -38,6 +38,7 @@ describe('the record on the status page', () => {
           upstreamRequests: 5,
           stationsFilled: 2,
           quiet: new Map(),
+          filled: new Map(),
         },
       },
       lastSuccessMs: NOW - 16 * 60_000,

@@ -41,6 +41,43 @@ const json = (res: ServerResponse, body: unknown): void => {
 };
 
 describe('the store reader', () => {
+  it('drops an answer that never ends at 64 MiB, as one failed query that is not asked again', async () => {
+    let closed = false;
+    const url = await storeAnswering((req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(
+        '{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"id":"1"},"values":[',
+      );
+      const chunk = Buffer.from('[1,"1"],'.repeat(8192));
+      const pump = (): void => {
+        while (!closed && res.write(chunk)) {}
+      };
+      res.on('drain', pump);
+      req.socket.on('close', () => {
+        closed = true;
+      });
+      pump();
+    });
+    const store = openStore(target(url), 'test');
+    await expect(store.range('up', 0, 3_600_000, 60_000)).rejects.toThrow(
+      /answered more than 64 MiB to one query/,
+    );
+    expect(store.queries()).toBe(1);
+    await store.close();
+    await expect.poll(() => closed).toBe(true);
+  });
+
+  it('drops an answer whose announced length passes the cap without reading it', async () => {
+    const url = await storeAnswering((_req, _body, res) => {
+      const body = JSON.stringify({ status: 'success', data: { resultType: 'matrix', result: [] } });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+      res.end(body);
+    });
+    const store = openStore(target(url), 'test', { maxBodyBytes: 10 });
+    await expect(store.samples('{__name__="m"}', 1_000_000, 60_000)).rejects.toThrow(/answered more than/);
+    await store.close();
+  });
+
   it('reads raw samples with a range selector in an instant query, in milliseconds', async () => {
     let asked: URLSearchParams | undefined;
     const url = await storeAnswering((req, body, res) => {

@@ -1,0 +1,57 @@
+// What the last rounds wrote, kept apart from the gaps the store still shows: never asked or written twice.
+import { describe, expect, it } from 'vitest';
+import { FILLED_ROUNDS, inFilled, rememberFilled, withoutFilled } from '../../src/record/filled.js';
+
+const M = 60_000;
+
+describe('withoutFilled', () => {
+  it('cuts the remembered spans out of the gaps, keeping what lies either side', () => {
+    const gaps = [{ fromMs: 0, toMs: 100 * M }];
+    expect(withoutFilled(gaps, [{ fromMs: 20 * M, toMs: 30 * M }])).toEqual([
+      { fromMs: 0, toMs: 20 * M },
+      { fromMs: 30 * M, toMs: 100 * M },
+    ]);
+    expect(withoutFilled(gaps, [{ fromMs: 0, toMs: 100 * M }])).toEqual([]);
+  });
+
+  it('leaves gaps a span does not touch, and every gap when nothing is remembered', () => {
+    const gaps = [{ fromMs: 0, toMs: 10 * M }];
+    expect(withoutFilled(gaps, [{ fromMs: 10 * M, toMs: 20 * M }])).toEqual(gaps);
+    expect(withoutFilled(gaps, undefined)).toEqual(gaps);
+    expect(withoutFilled(gaps, [])).toEqual(gaps);
+  });
+});
+
+describe('inFilled', () => {
+  it('holds a row from a span’s start up to, not at, its end', () => {
+    const spans = [{ fromMs: 10 * M, toMs: 20 * M }];
+    expect(inFilled(10 * M, spans)).toBe(true);
+    expect(inFilled(20 * M - 1, spans)).toBe(true);
+    expect(inFilled(20 * M, spans)).toBe(false);
+    expect(inFilled(5 * M, undefined)).toBe(false);
+  });
+});
+
+describe('rememberFilled', () => {
+  it('keeps a round’s spans for the next rounds, then forgets them', () => {
+    const wrote = new Map([[7, [{ fromMs: 0, toMs: 10 * M }]]]);
+    let kept = rememberFilled(new Map(), wrote, 1, 0);
+    expect(kept.get(7)).toEqual([{ fromMs: 0, toMs: 10 * M, round: 1 }]);
+    for (let round = 2; round <= FILLED_ROUNDS; round++) {
+      kept = rememberFilled(kept, new Map(), round, 0);
+      expect(kept.get(7)).toHaveLength(1);
+    }
+    kept = rememberFilled(kept, new Map(), FILLED_ROUNDS + 1, 0);
+    expect(kept.has(7)).toBe(false);
+  });
+
+  it('drops a span once the window has moved past it, and adds new spans beside kept ones', () => {
+    const kept = rememberFilled(new Map(), new Map([[7, [{ fromMs: 0, toMs: 10 * M }]]]), 1, 0);
+    expect(rememberFilled(kept, new Map(), 2, 10 * M).has(7)).toBe(false);
+    const both = rememberFilled(kept, new Map([[7, [{ fromMs: 30 * M, toMs: 40 * M }]]]), 2, 0);
+    expect(both.get(7)).toEqual([
+      { fromMs: 0, toMs: 10 * M, round: 1 },
+      { fromMs: 30 * M, toMs: 40 * M, round: 2 },
+    ]);
+  });
+});
