@@ -35,7 +35,8 @@ export function gzipSplice(heads: readonly DeflateSegment[], tail: Buffer): Buff
     length += h.length;
   }
   const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc32(tail, crc), 0);
+  // Node 20's crc32 answers 0, not the running value, for an empty buffer: an empty tail adds nothing to it.
+  trailer.writeUInt32LE(tail.length === 0 ? crc : crc32(tail, crc), 0);
   trailer.writeUInt32LE((length + tail.length) >>> 0, 4);
   return [HEADER, ...heads.map((h) => h.deflated), last, trailer];
 }
