@@ -25,7 +25,7 @@ import {
   unprovenEnd,
 } from './coverage.js';
 import { type LateSpan, lateSpans, noteContradictions, noteLate } from './late-rows.js';
-import { newRows } from './new-rows.js';
+import { firstHeld, newestReadBy, newRows, release } from './new-rows.js';
 import { type RetryOptions, withRetries } from './retry.js';
 import { singleRowAsk } from './single-rows.js';
 import { formatTime } from './time-spec.js';
@@ -125,7 +125,7 @@ export async function walkStation(id: number, options: WalkOptions): Promise<Sta
       singleRowsAsk(walk, windowMs, toMs) ??
       nextAsk(walk.cover, windowMs, intervalMs, {
         readAt: (ms) => walk.lastMs === ms || walk.ahead.has(ms),
-        firstRead: (ms) => firstHeld(walk, ms),
+        firstRead: (ms) => firstHeld(walk.ahead, ms),
         lookBack: walk.lookedBackAt !== askStart(walk.cover),
         toMs,
         ...(walk.lastMs === undefined ? {} : { lastRead: walk.lastMs }),
@@ -163,7 +163,7 @@ async function settleDoubts(walk: Walk, options: WalkOptions): Promise<void> {
     const doubt = walk.cover.doubts.find((d) => d.span.fromMs <= at && d.span.toMs > at);
     const why = doubt?.why ?? 'no answer covered this span';
     skip(walk, toMs, { reason: 'not_served', message: why });
-    const written = release(walk);
+    const written = release(walk.ahead, walk.cover.cursorMs);
     noteWritten(walk, written);
     if (written.length > 0) walk.lastMs = written[written.length - 1]?.reading.atMs;
     if (written.length > 0) await options.onRows(written, { rejectedRows: 0 });
@@ -197,7 +197,12 @@ async function walkStep(
   };
   // Proven past --to counts too: it moves the window asked next.
   const before = provenMs(walk.cover, Number.POSITIVE_INFINITY);
-  const proof = proofOf(ask, shape, walk.learnt, newestReadBy(walk, ask.anchorMs ?? ask.gtMs));
+  const proof = proofOf(
+    ask,
+    shape,
+    walk.learnt,
+    newestReadBy(walk.ahead, walk.lastMs, ask.anchorMs ?? ask.gtMs),
+  );
   walk.learnt = proof.learnt;
   // Rows past --to are held, never written: a window that ends at one is confirmed by it.
   noteContradictions(walk.contradicted, walk.emptied, shape.times, walk.cover.cursorMs);
@@ -239,7 +244,7 @@ async function walkStep(
     };
     walk.cover = { ...walk.cover, doubts: [...walk.cover.doubts, doubt] };
   }
-  const written = whole ? fresh : release(walk);
+  const written = whole ? fresh : release(walk.ahead, walk.cover.cursorMs);
   noteWritten(walk, written);
   if (written.length > 0) walk.lastMs = written[written.length - 1]?.reading.atMs;
   if (written.length > 0 || answer.rejectedRows > 0 || answer.futureRows)
@@ -284,30 +289,4 @@ function singleRowsAsk(walk: Walk, windowMs: number, toMs: number): Ask | undefi
 function noteWritten(walk: Walk, written: readonly RowReading[]): void {
   walk.rows += written.length;
   for (const r of written) walk.writtenTimes.push(r.reading.atMs);
-}
-
-/** The newest row read (written or held) at or before `ms`. */
-function newestReadBy(walk: Walk, ms: number): number | undefined {
-  let newest = walk.lastMs;
-  for (const at of walk.ahead.keys()) if (at <= ms && (newest === undefined || at > newest)) newest = at;
-  return newest;
-}
-
-/** The first row held at or after `ms`. */
-function firstHeld(walk: Walk, ms: number): number | undefined {
-  let first: number | undefined;
-  for (const at of walk.ahead.keys()) if (at >= ms && (first === undefined || at < first)) first = at;
-  return first;
-}
-
-/** The rows the cursor has passed, in increasing time, taken out of those held. */
-function release(walk: Walk): RowReading[] {
-  const out: RowReading[] = [];
-  for (const [at, r] of walk.ahead) {
-    if (at <= walk.cover.cursorMs) {
-      out.push(r);
-      walk.ahead.delete(at);
-    }
-  }
-  return out.sort((a, b) => a.reading.atMs - b.reading.atMs);
 }

@@ -1,6 +1,6 @@
 // The rows of an answer the walk has not read: after the cursor, before --to, by time, one per time.
 import { describe, expect, it } from 'vitest';
-import { newRows } from '../../src/backfill/new-rows.js';
+import { firstHeld, newestReadBy, newRows, release } from '../../src/backfill/new-rows.js';
 import type { RowReading } from '../../src/readings/schema.js';
 
 const I = 300_000;
@@ -47,5 +47,27 @@ describe('newRows', () => {
     const answer = [0, 1, 2].map((k) => row(T0 + k * I));
     expect(newRows(answer, T0 + 2 * I, Number.POSITIVE_INFINITY)).toEqual([]);
     expect(newRows(answer, T0 - 1, T0)).toEqual([]);
+  });
+});
+
+describe('the rows held ahead of the cursor', () => {
+  const held = () => new Map([5, 2, 8].map((k) => [T0 + k * I, row(T0 + k * I)]));
+
+  it('finds the newest row read at or before a time, the rows written counted through the newest of them', () => {
+    expect(newestReadBy(held(), T0, T0 + 6 * I)).toBe(T0 + 5 * I);
+    expect(newestReadBy(held(), T0, T0 + I)).toBe(T0);
+    expect(newestReadBy(new Map(), undefined, T0)).toBeUndefined();
+  });
+
+  it('finds the first row held at or after a time', () => {
+    expect(firstHeld(held(), T0 + 3 * I)).toBe(T0 + 5 * I);
+    expect(firstHeld(held(), T0 + 5 * I)).toBe(T0 + 5 * I);
+    expect(firstHeld(held(), T0 + 9 * I)).toBeUndefined();
+  });
+
+  it('takes out the rows the cursor has passed, in increasing time, and keeps the rest', () => {
+    const ahead = held();
+    expect(times(release(ahead, T0 + 5 * I))).toEqual([T0 + 2 * I, T0 + 5 * I]);
+    expect([...ahead.keys()]).toEqual([T0 + 8 * I]);
   });
 });
