@@ -364,8 +364,12 @@ describe.skipIf(!prometheusPath() || !promtoolPath())(
       expect(age?.value).toBeLessThan(10);
     });
 
+    // The record's series exist only with the record on, which this exporter is not: its alert's series are
+    // checked against the record's own metrics (test/record/metrics.test.ts).
     it.each(
-      alertingRules(rules).map((a) => [`${a.alert} ${a.labels?.criterion ?? ''}`, comparisonOperand(a.expr)]),
+      alertingRules(rules)
+        .filter((a) => !a.expr.includes('cityair_record_'))
+        .map((a) => [`${a.alert} ${a.labels?.criterion ?? ''}`, comparisonOperand(a.expr)]),
     )('%s reads series that exist (%s)', async (_name, operand) => {
       expect(operand).not.toBe('');
       expect((await prom.query(operand)).length).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 // The record's metrics as a scrape shows them: every label value there from the start at 0, counters that add
 // up round after round, gauges that tell the last round, a failed round that leaves the last success alone, and
 // names that pass promtool's lint.
+import { readFileSync } from 'node:fs';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { createRecordMetrics, RECORD_METRICS } from '../../src/record/metrics.js';
@@ -37,6 +38,18 @@ async function scrape(registry: Registry): Promise<Map<string, number>> {
 }
 
 describe('the record’s metrics', () => {
+  it('hold every series and label value the kit’s record alert selects, from the start', async () => {
+    const rules = readFileSync(new URL('../../deploy/prometheus/cityair-rules.yml', import.meta.url), 'utf8');
+    const selectors = [...rules.matchAll(/(cityair_record_\w+)\{(\w+)(=~?)"([^"]+)"\}/g)];
+    expect(selectors.length).toBeGreaterThanOrEqual(2);
+    const registry = new Registry();
+    createRecordMetrics(registry);
+    const seen = await scrape(registry);
+    for (const [, name, label, op, value] of selectors)
+      for (const one of op === '=~' ? (value ?? '').split('|') : [value])
+        expect(seen.has(`${name}{${label}="${one}"}`), `${name}{${label}="${one}"}`).toBe(true);
+  });
+
   it('show every outcome, failure reason and unfilled reason at 0 before the first round', async () => {
     const registry = new Registry();
     createRecordMetrics(registry);
