@@ -3,7 +3,13 @@ import { Readable } from 'node:stream';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { joined, readBody, slicer } from '../../src/upstream/body.js';
+import {
+  joined,
+  readBody,
+  slicer,
+  WHOLE_COMPRESSED_BYTES,
+  WHOLE_DECODED_BYTES,
+} from '../../src/upstream/body.js';
 
 type Stream = Dispatcher.ResponseData['body'];
 
@@ -51,6 +57,70 @@ describe('readBody', () => {
     const max = noise.length + 4;
     expect(compressed.length).toBeGreaterThan(max);
     expect(await readBody(streamOf(compressed), 'gzip', max)).toMatchObject({ problem: 'too_large' });
+  });
+
+  describe('a small body decoded whole, a larger one through the streams: the same answers either way', () => {
+    // Random bytes do not compress: a body that is small decompressed is large compressed.
+    const incompressible = randomBytes(WHOLE_COMPRESSED_BYTES + 4096);
+    const repetitive = Buffer.alloc(WHOLE_DECODED_BYTES + 4096, 'x');
+    /** The compressed bytes in pieces of `size`, as a network may hand them on. */
+    const pieces = (bytes: Buffer, size: number): Buffer[] =>
+      Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) =>
+        bytes.subarray(i * size, (i + 1) * size),
+      );
+
+    it.each([
+      ['past the compressed size a whole decode takes', incompressible],
+      ['past the decompressed size a whole decode takes', repetitive],
+    ])('decodes a body %s, whatever its chunks', async (_, plain) => {
+      const compressed = gzipSync(plain);
+      for (const size of [1000, WHOLE_COMPRESSED_BYTES - 1, compressed.length]) {
+        const body = await readBody(streamOf(...pieces(compressed, size)), 'gzip', 4 * 1024 * 1024);
+        if ('problem' in body) throw new Error(`expected a body, got ${JSON.stringify(body)}`);
+        expect(joined(body).equals(plain), `chunks of ${size}`).toBe(true);
+      }
+    });
+
+    it('refuses a bomb past a cap above the whole decode’s, and one past a cap below it', async () => {
+      const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024));
+      expect(bomb.length).toBeLessThan(WHOLE_COMPRESSED_BYTES);
+      for (const max of [WHOLE_DECODED_BYTES / 2, WHOLE_DECODED_BYTES, 2 * WHOLE_DECODED_BYTES]) {
+        expect(await readBody(streamOf(bomb), 'gzip', max), `max ${max}`).toMatchObject({
+          problem: 'too_large',
+        });
+      }
+    });
+
+    it('takes a body exactly at the cap and refuses one a byte over, decoded whole or not', async () => {
+      for (const plain of [TEXT, repetitive]) {
+        const compressed = gzipSync(plain);
+        expect(await readBody(streamOf(compressed), 'gzip', plain.length)).toMatchObject({
+          size: plain.length,
+        });
+        expect(await readBody(streamOf(compressed), 'gzip', plain.length - 1)).toMatchObject({
+          problem: 'too_large',
+        });
+      }
+    });
+
+    it.each([
+      ['cut off', (b: Buffer) => b.subarray(0, b.length - 6)],
+      ['followed by bytes that are not gzip', (b: Buffer) => Buffer.concat([b, Buffer.from('trailing')])],
+    ])('says a body %s is badly encoded, small or large', async (_, spoil) => {
+      for (const plain of [TEXT, incompressible]) {
+        const body = await readBody(streamOf(spoil(gzipSync(plain))), 'gzip', 4 * 1024 * 1024);
+        expect(body).toMatchObject({ problem: 'bad_encoding', encoding: 'gzip' });
+      }
+    });
+
+    it('reads two gzip members one after the other as one body, small or large', async () => {
+      for (const plain of [TEXT, incompressible]) {
+        const twice = Buffer.concat([gzipSync(plain), gzipSync(plain)]);
+        const body = await readBody(streamOf(twice), 'gzip', 4 * 1024 * 1024);
+        if ('problem' in body) throw new Error(`expected a body, got ${JSON.stringify(body)}`);
+        expect(joined(body).equals(Buffer.concat([plain, plain]))).toBe(true);
+      }
+    });
   });
 
   it('names an encoding it cannot decode, and reads nothing of the body', async () => {
