@@ -1,10 +1,10 @@
 // The Prometheus remote-write 1.0 message (prometheus/prompb WriteRequest: series of sorted labels and samples),
-// written field by field into one buffer and compressed with Snappy's block format, as every receiver of that
-// version expects. By hand rather than through protobufjs: its writer makes a handful of objects per sample (an op
-// per field, a state per nested message, a LongBits per int64), some 2 MB for a request of 10,000 samples, all
-// alive until the request is finished; the record's rounds promoted them to the old generation at every send.
-// Here a request costs its buffer and nothing per sample. protobufjs still decodes, for the tests: an encoder
-// independent of the one it checks.
+// written field by field into one buffer of the size counted first, and compressed with Snappy's block format, as
+// every receiver of that version expects. By hand rather than through protobufjs, whose writer makes several
+// objects per sample (an op per field, a state per nested message, a LongBits per int64), all alive until a
+// request of thousands of samples is finished: the record's rounds, which send such requests while answers are
+// parsed, are where that garbage counted (docs/benchmarks.md, record). protobufjs still decodes, for the tests:
+// a reader independent of the writer it checks.
 import protobuf from 'protobufjs';
 import { compress } from 'snappyjs';
 
