@@ -8,7 +8,7 @@ import { syntheticStations } from '../src/demo/stations.js';
 import { binaryPath, startVictoriaMetrics, waitFor } from '../test/support/daemon.js';
 import { seededRandom } from '../test/support/seeded-random.js';
 import { startSimulator } from '../test/support/simulator.js';
-import { memory, startExporter } from './proc.js';
+import { cpuMs, memory, startExporter } from './proc.js';
 
 const STEP = 300_000;
 const LABELS = [['instance', 'exporter:9610'] as const, ['job', 'cityair'] as const];
@@ -25,11 +25,14 @@ export interface RecordBenchRow {
   readonly cityairRequests: number;
   readonly rowsWritten: number;
   readonly roundSeconds: number;
+  /** The exporter's CPU from its start to the round's end: start-up and one readings round, then the round. */
+  readonly cpuSeconds: number;
   readonly peakRssBytes: number;
 }
 
 export interface RecordBenchResult {
   readonly baselinePeakRssBytes: number;
+  readonly baselineCpuSeconds: number;
   readonly rows: readonly RecordBenchRow[];
 }
 
@@ -108,6 +111,7 @@ export async function measureRecord(
     );
     await new Promise((r) => setTimeout(r, 2000));
     const baselinePeak = memory(baseline.pid).peak;
+    const baselineCpu = cpuMs(baseline.pid) / 1000;
     await baseline.stop();
 
     const rows: RecordBenchRow[] = [];
@@ -165,6 +169,7 @@ export async function measureRecord(
           600_000,
         );
         const peak = memory(exporter.pid).peak;
+        const cpu = cpuMs(exporter.pid) / 1000;
         await exporter.stop();
         if ((m.get('cityair_record_rounds_total{outcome="complete"}') ?? 0) !== 1)
           notes.push(`record (${missing} missing): the round did not complete`);
@@ -178,6 +183,7 @@ export async function measureRecord(
           cityairRequests: sim.walkRequests() - before,
           rowsWritten: m.get('cityair_record_written_rows_total') ?? Number.NaN,
           roundSeconds: m.get('cityair_record_last_round_duration_seconds') ?? Number.NaN,
+          cpuSeconds: cpu,
           peakRssBytes: peak,
         });
         process.stderr.write(`bench: record, ${missing} missing, done\n`);
@@ -185,7 +191,7 @@ export async function measureRecord(
         await vm.daemon.stop();
       }
     }
-    return { baselinePeakRssBytes: baselinePeak, rows };
+    return { baselinePeakRssBytes: baselinePeak, baselineCpuSeconds: baselineCpu, rows };
   } finally {
     await sim.close();
   }
@@ -195,13 +201,13 @@ const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 
 export function renderRecord(result: RecordBenchResult): string {
   const head =
-    '| rows missing | stations | rows held | rows missing | store queries | CityAir requests | rows written | round (s) | peak RSS (MiB) | over the exporter without the record (MiB) |\n' +
-    '|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|';
+    '| rows missing | stations | rows held | rows missing | store queries | CityAir requests | rows written | round (s) | CPU (s) | peak RSS (MiB) | over the exporter without the record (MiB) |\n' +
+    '|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|';
   const lines = result.rows.map(
     (r) =>
-      `| ${r.missing} | ${r.stations} | ${r.rowsHeld} | ${r.rowsMissing} | ${r.storeQueries} | ${r.cityairRequests} | ${r.rowsWritten} | ${r.roundSeconds.toFixed(2)} | ${mib(r.peakRssBytes)} | ${mib(r.peakRssBytes - result.baselinePeakRssBytes)} |`,
+      `| ${r.missing} | ${r.stations} | ${r.rowsHeld} | ${r.rowsMissing} | ${r.storeQueries} | ${r.cityairRequests} | ${r.rowsWritten} | ${r.roundSeconds.toFixed(2)} | ${r.cpuSeconds.toFixed(2)} | ${mib(r.peakRssBytes)} | ${mib(r.peakRssBytes - result.baselinePeakRssBytes)} |`,
   );
-  return `${head}\n${lines.join('\n')}\n\nThe exporter without the record (same flags, one readings round): peak RSS ${mib(result.baselinePeakRssBytes)} MiB.`;
+  return `${head}\n${lines.join('\n')}\n\nThe exporter without the record (same flags, one readings round): peak RSS ${mib(result.baselinePeakRssBytes)} MiB, CPU ${result.baselineCpuSeconds.toFixed(2)} s. CPU: the exporter's from its start to the round's end (start-up and one readings round included).`;
 }
 
 export function judgeRecord(result: RecordBenchResult): { name: string; pass: boolean; detail: string }[] {

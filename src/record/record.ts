@@ -13,6 +13,7 @@ import { type FetchReadingRows, readReadingRows } from '../readings/read.js';
 import { idsToRead } from '../readings/round.js';
 import type { ReadingsConfig } from '../readings/settings.js';
 import { openStore, type Store } from '../report/store.js';
+import { withBackgroundHeapGrowth } from '../runtime/heap-growth.js';
 import { armTimer } from '../runtime/timers.js';
 import type { StationsCollector } from '../stations/collector.js';
 import type { Upstream } from '../upstream/exchange.js';
@@ -111,34 +112,37 @@ export function createRecord(deps: RecordDeps): RecordRounds {
     const queriesBefore = store.queries();
     let result: RecordRoundResult;
     try {
-      result = await runRecordRound({
-        store,
-        stations: (list?.stations ?? []).filter((s) => ids.has(s.id)),
-        fetchRows,
-        openSink: () =>
-          remoteWriteSink(record.write, deps.userAgent, {
-            retries: RETRIES,
-            maxBackoffMs: config.upstream.maxBackoffMs,
-            sleep,
-            ...(deps.apiKey ? { secret: deps.apiKey } : {}),
-          }),
-        labels: record.labels,
-        interval: config.readings.interval,
-        intervalMs: READINGS_INTERVAL_MS[config.readings.interval],
-        lookbackMs: record.lookbackMs,
-        maxAgeMs: config.readings.maxAgeMs,
-        concurrency: config.readings.concurrency,
-        nowMs: startedAtMs,
-        quiet,
-        filled,
-        round: state.rounds + 1,
-        retries: RETRIES,
-        maxBackoffMs: config.upstream.maxBackoffMs,
-        gate: deps.gate,
-        now: Date.now,
-        sleep,
-        random: Math.random,
-      });
+      // The round's answers become garbage as fast as a backfill's: the old generation is kept tight meanwhile.
+      result = await withBackgroundHeapGrowth(() =>
+        runRecordRound({
+          store,
+          stations: (list?.stations ?? []).filter((s) => ids.has(s.id)),
+          fetchRows,
+          openSink: () =>
+            remoteWriteSink(record.write, deps.userAgent, {
+              retries: RETRIES,
+              maxBackoffMs: config.upstream.maxBackoffMs,
+              sleep,
+              ...(deps.apiKey ? { secret: deps.apiKey } : {}),
+            }),
+          labels: record.labels,
+          interval: config.readings.interval,
+          intervalMs: READINGS_INTERVAL_MS[config.readings.interval],
+          lookbackMs: record.lookbackMs,
+          maxAgeMs: config.readings.maxAgeMs,
+          concurrency: config.readings.concurrency,
+          nowMs: startedAtMs,
+          quiet,
+          filled,
+          round: state.rounds + 1,
+          retries: RETRIES,
+          maxBackoffMs: config.upstream.maxBackoffMs,
+          gate: deps.gate,
+          now: Date.now,
+          sleep,
+          random: Math.random,
+        }),
+      );
     } catch (error) {
       // A bug, not a store or CityAir answer: said, counted as a failed round, and the next round runs.
       log.error({ err: error }, 'the record round failed unexpectedly');

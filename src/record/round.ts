@@ -9,7 +9,7 @@ import type { FetchReadingRows } from '../readings/read.js';
 import type { ReadingsInterval, RowReading } from '../readings/schema.js';
 import type { Store } from '../report/store.js';
 import type { Station } from '../stations/schema.js';
-import { type FilledSpan, inFilled, rememberFilled, withoutFilled } from './filled.js';
+import { type FilledSpan, inFilled, joinFilled, rememberFilled, withoutFilled } from './filled.js';
 import { gapsIn, gapsToAsk, learn, type Quiet, rangesOf, type Span, spacingOf, windowAt } from './gaps.js';
 import { eachHeld, heldExactly } from './held.js';
 
@@ -85,13 +85,11 @@ export async function runRecordRound(options: RecordRoundOptions): Promise<Recor
 
   // Two intervals before the window, so that a held row bounds its first gap; up to now, so that a station that
   // has reported since the last ask is seen. Only the gaps are kept, one batch of answers at a time.
-  const work: {
-    station: Station;
-    asked: Span[];
-    ranges: Span[];
-    newest: number | undefined;
-    spacingMs: number;
-  }[] = [];
+  // A station's entry is let go once a walk takes it: a round's gaps are its largest data.
+  const work: (
+    | { station: Station; asked: Span[]; ranges: Span[]; newest: number | undefined; spacingMs: number }
+    | undefined
+  )[] = [];
   const byId = new Map(options.stations.map((s) => [s.id, s]));
   const visit = (id: number, dates: readonly number[]): void => {
     const station = byId.get(id);
@@ -122,7 +120,8 @@ export async function runRecordRound(options: RecordRoundOptions): Promise<Recor
   let stop = false;
   const worker = async (): Promise<void> => {
     while (!stop && next < work.length) {
-      const item = work[next++] as (typeof work)[number];
+      const item = work[next] as NonNullable<(typeof work)[number]>;
+      work[next++] = undefined;
       const writer = sink.station(item.station, options.labels);
       const emptied: Span[] = [];
       let wrote = false;
@@ -264,5 +263,5 @@ async function fillRange(
   const empty = (gap: Span): boolean =>
     gaps.some((g) => g.fromMs < gap.toMs && g.toMs > gap.fromMs) && !inGap(gap) && !touched(gap);
   for (const gap of gaps) if (!inGap(gap) && !touched(gap)) unfilled.no_rows++;
-  return { rows: found.length, empty, filled: gaps.filter((gap) => inGap(gap) && !touched(gap)) };
+  return { rows: found.length, empty, filled: joinFilled(gaps, (gap) => inGap(gap) && !touched(gap)) };
 }

@@ -1,6 +1,12 @@
 // What the last rounds wrote, kept apart from the gaps the store still shows: never asked or written twice.
 import { describe, expect, it } from 'vitest';
-import { FILLED_ROUNDS, inFilled, rememberFilled, withoutFilled } from '../../src/record/filled.js';
+import {
+  FILLED_ROUNDS,
+  inFilled,
+  joinFilled,
+  rememberFilled,
+  withoutFilled,
+} from '../../src/record/filled.js';
 
 const M = 60_000;
 
@@ -53,5 +59,32 @@ describe('rememberFilled', () => {
       { fromMs: 0, toMs: 10 * M, round: 1 },
       { fromMs: 30 * M, toMs: 40 * M, round: 2 },
     ]);
+  });
+});
+
+describe('joinFilled', () => {
+  const gaps = [
+    { fromMs: 10, toMs: 20 },
+    { fromMs: 30, toMs: 40 },
+    { fromMs: 50, toMs: 60 },
+    { fromMs: 70, toMs: 80 },
+  ];
+
+  it('remembers consecutive filled gaps as one span, across the held rows between them', () => {
+    expect(joinFilled(gaps, () => true)).toEqual([{ fromMs: 10, toMs: 80 }]);
+  });
+
+  it('breaks the span at a gap not filled, which a later round may still ask for', () => {
+    const filled = joinFilled(gaps, (g) => g.fromMs !== 50);
+    expect(filled).toEqual([
+      { fromMs: 10, toMs: 40 },
+      { fromMs: 70, toMs: 80 },
+    ]);
+    expect(withoutFilled([{ fromMs: 50, toMs: 60 }], filled)).toEqual([{ fromMs: 50, toMs: 60 }]);
+  });
+
+  it('remembers nothing when nothing was filled', () => {
+    expect(joinFilled(gaps, () => false)).toEqual([]);
+    expect(joinFilled([], () => true)).toEqual([]);
   });
 });
