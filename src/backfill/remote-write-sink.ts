@@ -8,7 +8,7 @@ import { armTimer } from '../runtime/timers.js';
 import { parseRetryAfter } from '../upstream/failure.js';
 import type { RemoteWriteTarget } from './config.js';
 import { credentialsOf, redact, targetHeaders, targetTls } from './http-target.js';
-import { encodeColumns, type WireColumns, wireLabels } from './remote-write-proto.js';
+import { encodeWriteRequest, type WireSeries, wireLabels } from './remote-write-proto.js';
 import { retryBackoffMs } from './retry.js';
 import { forEachSample, type Series, stationSeries } from './samples.js';
 import type { Sink, StationWriter } from './sink.js';
@@ -21,11 +21,9 @@ export interface RemoteWriteOptions {
   readonly secret?: Secret;
 }
 
-/** A series' samples in this request, as two columns of numbers: no object per sample. */
 interface Pending {
-  readonly labels: WireColumns['labels'];
-  readonly values: number[];
-  readonly timestamps: number[];
+  readonly labels: WireSeries['labels'];
+  samples: { value: number; timestamp: number }[];
 }
 
 /** One request's worth of samples, and for each station writing into it the earliest time it holds. */
@@ -52,7 +50,7 @@ export async function remoteWriteSink(
   let failed: Error | undefined;
 
   const send = async (batch: Batch): Promise<void> => {
-    const body = encodeColumns([...batch.series.values()]);
+    const body = encodeWriteRequest([...batch.series.values()]);
     for (let attempt = 0; ; attempt++) {
       const outcome = await post(target, userAgent, dispatcher, body, options.secret);
       if (outcome.ok) {
@@ -104,12 +102,10 @@ export async function remoteWriteSink(
             const batch = pending;
             let p = batch.series.get(sample.series);
             if (p === undefined) {
-              const labels = wireLabels(sample.series.family.name, sample.series.labels);
-              p = { labels, values: [], timestamps: [] };
+              p = { labels: wireLabels(sample.series.family.name, sample.series.labels), samples: [] };
               batch.series.set(sample.series, p);
             }
-            p.values.push(sample.value);
-            p.timestamps.push(sample.timestamp);
+            p.samples.push({ value: sample.value, timestamp: sample.timestamp });
             if (!batch.earliest.has(owner)) batch.earliest.set(owner, sample.timestamp);
             batch.samples++;
             samples++;
