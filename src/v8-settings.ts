@@ -22,10 +22,18 @@
 // (runtime/heap-growth.ts); until then, the small list's setting. The backfill and report commands set their own.
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { fitHeapGrowth } from './runtime/heap-growth.js';
+import { fitHeapGrowth, youngGenerationCap } from './runtime/heap-growth.js';
 
-/** Both semi-spaces together. Semi-spaces held at 1 MiB made 10,000 stations about 2× slower, at 2 MiB 1.5×. */
-const YOUNG_GENERATION_CAP_BYTES = (process.argv[2] === 'backfill' ? 16 : 8) * 1024 * 1024;
+/**
+ * Both semi-spaces together: the backfill's and the report's fixed, the exporter's following its list
+ * (runtime/heap-growth.ts). Semi-spaces held at 1 MiB made 10,000 stations about 2× slower, at 2 MiB 1.5×.
+ */
+const COMMAND_YOUNG_CAP_BYTES: Readonly<Record<string, number>> = {
+  backfill: 16 * 1024 * 1024,
+  report: 8 * 1024 * 1024,
+};
+const commandCap = COMMAND_YOUNG_CAP_BYTES[process.argv[2] ?? ''];
+const youngCap = (): number => commandCap ?? youngGenerationCap();
 
 const given = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
 const userSet = (flag: string): boolean => new RegExp(`--${flag.replace(/-/g, '[-_]')}\\b`).test(given);
@@ -38,7 +46,7 @@ function capYoungGeneration(): void {
   let frozen = false;
   const check = (): void => {
     const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-    const atCap = (young?.space_size ?? 0) >= YOUNG_GENERATION_CAP_BYTES;
+    const atCap = (young?.space_size ?? 0) >= youngCap();
     if (atCap === frozen) return;
     frozen = atCap;
     // Unfrozen again if V8 shrinks the young generation while idle, so it may grow back up to the cap.

@@ -15,8 +15,8 @@ export interface MetricsRouteDeps {
   /** A scrape never waits longer than one upstream request may take. */
   readonly upstreamTimeoutMs: number;
   readonly timeoutOffsetMs: number;
-  /** Settles when the server begins to close: scrapes then stop waiting for refreshes. */
-  readonly closing?: Promise<void>;
+  /** Aborts when the server begins to close: scrapes then stop waiting for refreshes. */
+  readonly closing?: AbortSignal;
 }
 
 export function metricsHandler(deps: MetricsRouteDeps) {

@@ -1,4 +1,5 @@
 // The HTTP face of the exporter: /metrics, a status page and health probes, nothing else.
+import { setMaxListeners } from 'node:events';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -40,13 +41,12 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   // A scrape waiting for a refresh stops waiting: it answers now with the data there is, instead of being cut off
   // when the process exits before the API answers.
   let closing = false;
-  let markClosing: () => void = () => undefined;
-  const closed = new Promise<void>((resolve) => {
-    markClosing = resolve;
-  });
+  const closed = new AbortController();
+  // One listener per scrape waiting for a refresh, each removed when its wait ends: as many as scrapes in flight.
+  setMaxListeners(0, closed.signal);
   app.addHook('preClose', async () => {
     closing = true;
-    markClosing();
+    closed.abort();
   });
   app.addHook('onSend', async (_req, reply, payload) => {
     if (closing) reply.header('connection', 'close');
@@ -78,7 +78,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
       registry: deps.registry,
       upstreamTimeoutMs: config.upstream.timeoutMs,
       timeoutOffsetMs: config.web.timeoutOffsetMs,
-      closing: closed,
+      closing: closed.signal,
     }),
   );
 

@@ -4,10 +4,11 @@
 import { X509Certificate } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import type { Logger } from 'pino';
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ConfigError } from '../config/config.js';
 import { readSmallFile, SmallFileError } from '../config/small-file.js';
 import { tunnelPool } from './tunnel.js';
+import { Agent, EnvHttpProxyAgent } from './undici-parts.js';
 
 export interface DispatcherSettings {
   readonly caFile: string | undefined;

@@ -2,7 +2,7 @@
 // exchange (request, body, parse and validation) and caps on what an answer may cost, answering a Result instead
 // of throwing. The slices say which path to ask for, how to validate what comes back and, where an endpoint needs
 // its own, which caps apply (stations/read.ts, readings/read.ts).
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Secret } from '../config/secret.js';
 import { COLLECT_ABOVE_BYTES, collectDeadBuffers } from '../runtime/dead-buffers.js';
 import { armTimer } from '../runtime/timers.js';
@@ -16,6 +16,7 @@ import {
   type Validate,
 } from './json-read.js';
 import { createPace } from './pace.js';
+import { Agent, request } from './undici-parts.js';
 import { excerpt } from './upstream-text.js';
 
 export type { ElementSink, ElementsReader, Validate } from './json-read.js';

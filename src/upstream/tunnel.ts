@@ -5,7 +5,8 @@
 // Under another code the client fails the queued requests instead, as it does for a refused connection. This is
 // undici issue 3897, fixed upstream by giving the error its own code (pull request 5441); once the undici in use has
 // that fix, no socket error reaches this wrapper and it changes nothing.
-import { Client, type Dispatcher, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Client, Pool } from './undici-parts.js';
 
 type ConnectCallback = (error: Error | null, socket: unknown) => void;
 type Connect = (options: unknown, callback: ConnectCallback) => void;

@@ -1,5 +1,6 @@
 // A scrape composed in process from fake collectors: the golden exposition of a hostile station list in both
 // formats, gzip, cityair_up per scrape, max-age, and that a station list is rendered once for many scrapes.
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -173,14 +174,43 @@ describe('per scrape', () => {
         return { cached: undefined, live: 'stuck_up 1\n' };
       },
     };
-    let close: () => void = () => undefined;
-    const closing = new Promise<void>((resolve) => {
-      close = resolve;
-    });
-    const scrape = text(compose([stuck], { stopWaiting: closing }));
-    close();
+    const closing = new AbortController();
+    const scrape = text(compose([stuck], { stopWaiting: closing.signal }));
+    closing.abort();
     expect(await scrape).toContain('stuck_up 1\n');
     expect(seen).toBe('still-running');
+  });
+
+  it('does not wait at all once the server has begun to close', async () => {
+    const seen: RefreshWait[] = [];
+    const stuck: ScrapeSource = {
+      beforeScrape: () => new Promise<RefreshWait>(() => undefined),
+      collect: (_now, wait) => {
+        seen.push(wait);
+        return { cached: undefined, live: 'stuck_up 1\n' };
+      },
+    };
+    const closing = new AbortController();
+    closing.abort();
+    expect(await text(compose([stuck], { stopWaiting: closing.signal }))).toContain('stuck_up 1\n');
+    expect(seen).toEqual(['still-running']);
+  });
+
+  it('leaves nothing listening on the closing signal once a scrape has answered', async () => {
+    const closing = new AbortController();
+    const quick: ScrapeSource = {
+      beforeScrape: async () => 'settled',
+      collect: () => ({ cached: undefined, live: 'quick_up 1\n' }),
+    };
+    const failing: ScrapeSource = {
+      beforeScrape: async () => {
+        throw new Error('refresh broke');
+      },
+      collect: () => ({ cached: undefined, live: '' }),
+    };
+    for (let i = 0; i < 20; i++) await text(compose([quick], { stopWaiting: closing.signal }));
+    await expect(compose([failing], { stopWaiting: closing.signal })).rejects.toThrow('refresh broke');
+    expect(getEventListeners(closing.signal, 'abort')).toHaveLength(0);
   });
 
   it('keeps cityair_up at the latest completed refresh while a scrape stops waiting for the next one', async () => {

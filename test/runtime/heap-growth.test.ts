@@ -7,6 +7,8 @@ import {
   heapGrowthInBackground,
   heapGrowthNow,
   withBackgroundHeapGrowth,
+  youngGenerationCap,
+  youngGenerationCapForText,
 } from '../../src/runtime/heap-growth.js';
 
 describe('heapGrowthForText', () => {
@@ -38,5 +40,20 @@ describe('heap growth while background work runs', () => {
     release();
     await first;
     expect(heapGrowthNow()).toBe(50);
+  });
+});
+
+describe('youngGenerationCapForText', () => {
+  it('holds the young generation of a small list at 4 MiB and lets a large one have 8', () => {
+    expect(youngGenerationCapForText(0)).toBe(4 * 1024 * 1024);
+    expect(youngGenerationCapForText(460_000)).toBe(4 * 1024 * 1024);
+    expect(youngGenerationCapForText(4_540_000)).toBe(8 * 1024 * 1024);
+  });
+
+  it('follows the last list read', () => {
+    fitHeapGrowth(4_540_000);
+    expect(youngGenerationCap()).toBe(8 * 1024 * 1024);
+    fitHeapGrowth(460_000);
+    expect(youngGenerationCap()).toBe(4 * 1024 * 1024);
   });
 });
