@@ -7,7 +7,7 @@ import { closeSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from '../src/demo/simulator.js';
 import { syntheticStations } from '../src/demo/stations.js';
-import { watchChild } from './proc.js';
+import { imageEnv, watchChild } from './proc.js';
 import type { Check } from './report.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -55,7 +55,7 @@ export async function measureBackfill(
       '--label=instance=bench:9610',
     ],
     {
-      env: { PATH: process.env.PATH ?? '', CITYAIR_API_KEY: 'bench-backfill-key' },
+      env: { PATH: process.env.PATH ?? '', CITYAIR_API_KEY: 'bench-backfill-key', ...imageEnv() },
       stdio: ['ignore', sink, 'pipe'],
     },
   );

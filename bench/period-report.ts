@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { encodeWriteRequest, type WireSeries, wireLabels } from '../src/backfill/remote-write-proto.js';
 import { binaryPath, startVictoriaMetrics } from '../test/support/daemon.js';
-import { watchChild } from './proc.js';
+import { imageEnv, watchChild } from './proc.js';
 import type { Check } from './report.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -145,7 +145,7 @@ async function runReport(
       '--format=json',
       `--output=${output}`,
     ],
-    { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    { env: { PATH: process.env.PATH ?? '', ...imageEnv() }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const figures = await watchChild(child);
   return { ...figures, seconds: (performance.now() - t0) / 1000 };

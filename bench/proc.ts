@@ -3,6 +3,7 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { startExporterProcess } from '../test/support/exporter-process.js';
+import { imageNodeOptions } from './image-node.js';
 
 export interface ExporterUnderTest {
   readonly url: string;
@@ -23,7 +24,7 @@ export async function startExporter(
 ): Promise<ExporterUnderTest> {
   const p = await startExporterProcess({
     args: [`--upstream.url=${upstreamUrl}`, ...args],
-    env: { CITYAIR_API_KEY: 'bench-key-not-secret' },
+    env: { CITYAIR_API_KEY: 'bench-key-not-secret', ...imageEnv() },
   });
   running.add(p.child);
   p.child.once('exit', () => running.delete(p.child));
@@ -34,6 +35,12 @@ export async function startExporter(
       await p.stop();
     },
   };
+}
+
+/** NODE_OPTIONS as the image sets it, on the image's Node only (bench/image-node.ts). */
+export function imageEnv(): Record<string, string> {
+  const options = imageNodeOptions();
+  return options === undefined ? {} : { NODE_OPTIONS: options };
 }
 
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;

@@ -1,5 +1,6 @@
 // Turns measurements into the table the issue asks for, the check lines, and the targets verdicts.
 import { cpus } from 'node:os';
+import { imageNodeOptions } from './image-node.js';
 import type { ReadingsResult } from './readings.js';
 
 export interface Row {
@@ -169,7 +170,10 @@ const target = (name: string, pass: boolean, detail: string): Check => ({ name, 
 
 export function machine(): string {
   const model = cpus()[0]?.model ?? 'unknown CPU';
-  return `${cpus().length} × ${model}, Node ${process.version}, ${process.platform} ${process.arch}`;
+  const options = imageNodeOptions();
+  // On the image's Node the exporter runs as the image runs it: the figures are the image's, and say so.
+  const image = options === undefined ? '' : `, the exporter with the image's NODE_OPTIONS="${options}"`;
+  return `${cpus().length} × ${model}, Node ${process.version}, ${process.platform} ${process.arch}${image}`;
 }
 
 const count = (v: number): string => (Number.isNaN(v) ? '—' : v.toLocaleString('en-US'));

@@ -1,7 +1,7 @@
 // docs/container.md is what people copy commands from: it must describe the Dockerfile as it is.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { finalStage, healthcheck, readRepoDockerfile } from './dockerfile.js';
+import { finalStage, healthcheck, readRepoDockerfile, stageEnv } from './dockerfile.js';
 
 const doc = readFileSync(new URL('../../docs/container.md', import.meta.url), 'utf8');
 const runtime = finalStage(readRepoDockerfile());
@@ -23,6 +23,13 @@ describe('docs/container.md', () => {
     const flags = healthcheck(runtime)?.instruction.flags ?? {};
     expect(Object.keys(flags).length).toBeGreaterThan(0);
     for (const [name, value] of Object.entries(flags)) expect(doc).toContain(`--${name}=${value}`);
+  });
+
+  it("quotes the image's NODE_OPTIONS and says that one given to docker run replaces it", () => {
+    const options = stageEnv(runtime).NODE_OPTIONS;
+    expect(options).toBeDefined();
+    expect(doc).toContain(`NODE_OPTIONS="${options}"`);
+    expect(doc).toMatch(/\*\*replaces\*\*/);
   });
 
   it('builds with the revision label whenever it passes a revision', () => {

@@ -162,6 +162,29 @@ describe('Dockerfile policy', () => {
     expect(stageEnv(runtime).NODE_ENV).toBe('production');
   });
 
+  it("holds Node's young generation at 8 MiB through NODE_OPTIONS, which a user's own NODE_OPTIONS replaces", () => {
+    // On the command line the flag would win over a NODE_OPTIONS given to docker run, silently.
+    const options = stageEnv(runtime).NODE_OPTIONS ?? '';
+    expect(options.split(/\s+/)).toContain('--max-semi-space-size=4');
+    expect(startCommand(runtime).slice(0, 2)).toEqual(['node', pkg.bin['cityair-exporter']]);
+    // Node accepts it from NODE_OPTIONS and V8 keeps to it while a plain script churns the young generation:
+    // without it, V8's default lets the new space grow to 32 MiB here (Node 20 and 26).
+    const churn = `const v8 = require('node:v8'); let most = 0, keep = [];
+      for (let i = 0; i < 3e6; i++) {
+        keep.push({ i, s: 'x' + i }); if (keep.length > 40000) keep = [];
+        if (i % 5000 === 0) most = Math.max(most, v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);
+      }
+      console.log(most);`;
+    const run = spawnSync(process.execPath, ['-e', churn], {
+      env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: options },
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(Number(run.stdout)).toBeGreaterThan(0);
+    expect(Number(run.stdout)).toBeLessThanOrEqual(8 * 1024 * 1024);
+  });
+
   it('has an exec-form HEALTHCHECK on /healthz with node, no curl or wget, and a timeout', () => {
     const hc = healthcheck(runtime);
     expect(hc, 'HEALTHCHECK in the final stage').toBeDefined();
