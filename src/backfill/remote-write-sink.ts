@@ -2,10 +2,12 @@
 // for before more are taken, so memory holds one request at most and each series reaches the receiver in time
 // order. 5xx, 429 and network failures are retried with backoff (Retry-After honoured); any other refusal (a
 // 400 for samples older than the receiver accepts, a 401) stops the run with the receiver's own words.
-import { Agent, request } from 'undici';
+
+import type { Dispatcher } from 'undici';
 import type { Secret } from '../config/secret.js';
 import { armTimer } from '../runtime/timers.js';
 import { parseRetryAfter } from '../upstream/failure.js';
+import { Agent, request } from '../upstream/undici-parts.js';
 import type { RemoteWriteTarget } from './config.js';
 import { credentialsOf, redact, targetHeaders, targetTls } from './http-target.js';
 import { encodeWriteRequest, type WireSeries, wireLabels } from './remote-write-proto.js';
@@ -154,7 +156,7 @@ type PostOutcome =
 async function post(
   target: RemoteWriteTarget,
   userAgent: string,
-  dispatcher: Agent,
+  dispatcher: Dispatcher,
   body: Uint8Array,
   apiKey: Secret | undefined,
 ): Promise<PostOutcome> {

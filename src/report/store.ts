@@ -1,11 +1,12 @@
 // The Prometheus HTTP query API (Prometheus, VictoriaMetrics, Thanos Query, Mimir): series lists, and raw samples
 // read with a range selector in an instant query (`m{...}[86400000ms]`), which every one of them answers with the
 // stored samples themselves. Answers are parsed with zod; credentials as the backfill's remote write takes them.
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import { credentialsOf, type HttpTarget, redact, targetHeaders, targetTls } from '../backfill/http-target.js';
 import { armTimer } from '../runtime/timers.js';
 import { joined, readBody } from '../upstream/body.js';
+import { Agent, request } from '../upstream/undici-parts.js';
 
 export type StoreTarget = HttpTarget;
 
@@ -152,7 +153,7 @@ async function postOnce(
   form: Record<string, string>,
   target: StoreTarget,
   userAgent: string,
-  dispatcher: Agent,
+  dispatcher: Dispatcher,
   maxBodyBytes: number,
 ): Promise<Outcome> {
   let secrets: string[] = [];

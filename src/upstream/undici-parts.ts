@@ -1,7 +1,7 @@
 // The parts of undici the exporter runs on, loaded from their own files. undici's index loads all of undici
 // (fetch, WebSocket, the caches, the mocks, HTTP/2, SOCKS): about 3 MiB of V8 heap that stays alive, which the
-// old generation's slack then multiplies, for code a scrape never calls (docs/benchmarks.md). The backfill and the
-// report, commands of their own, use the index.
+// old generation's slack then multiplies, for code a scrape never calls (docs/benchmarks.md). The record, the backfill
+// and the report use the same parts.
 //
 // undici has no "exports" map, so these files are reachable; the package lock pins the version, and
 // test/upstream/undici-parts.test.ts fails if one moves or changes its shape. The types are undici's own.
