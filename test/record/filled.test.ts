@@ -60,6 +60,22 @@ describe('rememberFilled', () => {
       { fromMs: 30 * M, toMs: 40 * M, round: 2 },
     ]);
   });
+
+  it('leaves an older span its own round when a later span is joined across it, so it is asked again in time', () => {
+    // Round 1 filled X (20–30); round 2 filled L (0–10) and R (40–50), joined as one span over X.
+    let kept = rememberFilled(new Map(), new Map([[7, [{ fromMs: 20 * M, toMs: 30 * M }]]]), 1, 0);
+    kept = rememberFilled(kept, new Map([[7, [{ fromMs: 0, toMs: 50 * M }]]]), 2, 0);
+    expect(kept.get(7)).toEqual([
+      { fromMs: 20 * M, toMs: 30 * M, round: 1 },
+      { fromMs: 0, toMs: 20 * M, round: 2 },
+      { fromMs: 30 * M, toMs: 50 * M, round: 2 },
+    ]);
+    // After round 1 + FILLED_ROUNDS, X is a gap to ask again, whatever round 2 joined.
+    kept = rememberFilled(kept, new Map(), 1 + FILLED_ROUNDS, 0);
+    expect(withoutFilled([{ fromMs: 20 * M, toMs: 30 * M }], kept.get(7))).toEqual([
+      { fromMs: 20 * M, toMs: 30 * M },
+    ]);
+  });
 });
 
 describe('joinFilled', () => {
