@@ -34,7 +34,16 @@ const DECODERS: Readonly<Record<string, () => Transform>> = {
   br: () => createBrotliDecompress({ chunkSize: 64 * 1024 }),
 };
 
-type WholeDecoder = (compressed: Buffer, options: { readonly maxOutputLength: number }) => Buffer;
+type WholeDecoder = (
+  compressed: Buffer,
+  options: { readonly maxOutputLength: number; readonly info: true },
+) => unknown;
+
+/** What node's zlib answers a call with `info: true`: the output, and how much of the input its engine took. */
+interface Decoded {
+  readonly buffer: Buffer;
+  readonly engine: { readonly bytesWritten: number };
+}
 
 const WHOLE_DECODERS: Readonly<Record<string, WholeDecoder>> = {
   gzip: gunzipSync,
@@ -166,12 +175,22 @@ function decodeWhole(
 ): Buffer | 'too_large' | undefined {
   const decode = WHOLE_DECODERS[encoding] as WholeDecoder;
   const compressed = held.length === 1 ? (held[0] as Buffer) : Buffer.concat(held);
+  let decoded: Decoded;
   try {
-    return decode(compressed, { maxOutputLength: Math.min(max, WHOLE_DECODED_BYTES) });
+    // @types/node types the call as returning the Buffer alone; with `info` node returns both.
+    decoded = decode(compressed, {
+      maxOutputLength: Math.min(max, WHOLE_DECODED_BYTES),
+      info: true,
+    }) as Decoded;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') throw error;
     return max <= WHOLE_DECODED_BYTES ? 'too_large' : undefined;
   }
+  // A deflate or brotli stream ends where it says it ends, and zlib leaves what follows unread: bytes after it
+  // are a body that does not decode, as gzip's own check calls them.
+  if (decoded.engine.bytesWritten < compressed.length)
+    throw Object.assign(new Error('bytes after the end of the compressed stream'), { code: 'Z_DATA_ERROR' });
+  return decoded.buffer;
 }
 
 /** The body as one Buffer (for a whole parse: small bodies only). */

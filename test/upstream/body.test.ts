@@ -113,6 +113,26 @@ describe('readBody', () => {
       }
     });
 
+    it.each([
+      ['deflate', deflateSync],
+      ['br', brotliCompressSync],
+    ] as const)(
+      'says a small %s body followed by more bytes is badly encoded, not read in part',
+      async (encoding, compress) => {
+        for (const after of [Buffer.from('trailing'), compress(TEXT)]) {
+          const body = await readBody(
+            streamOf(Buffer.concat([compress(TEXT), after])),
+            encoding,
+            4 * 1024 * 1024,
+          );
+          expect(body).toMatchObject({ problem: 'bad_encoding', encoding });
+        }
+        const whole = await readBody(streamOf(compress(TEXT)), encoding, 4 * 1024 * 1024);
+        if ('problem' in whole) throw new Error(`expected a body, got ${JSON.stringify(whole)}`);
+        expect(joined(whole).equals(TEXT)).toBe(true);
+      },
+    );
+
     it('reads two gzip members one after the other as one body, small or large', async () => {
       for (const plain of [TEXT, incompressible]) {
         const twice = Buffer.concat([gzipSync(plain), gzipSync(plain)]);
