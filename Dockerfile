@@ -35,7 +35,8 @@ LABEL org.opencontainers.image.title="cityair-exporter" \
       org.opencontainers.image.description="Prometheus exporter for the CityAir air-quality platform" \
       org.opencontainers.image.licenses="MIT" \
       org.opencontainers.image.base.name="docker.io/library/node:26.10.0-trixie-slim"
-# The young generation held at two 4 MiB semi-spaces, as src/v8-settings.ts holds it at run time on Node 20-24.
+# The young generation held at two 4 MiB semi-spaces, the size src/v8-settings.ts holds a large list's at run time
+# on Node 20-24 (a small list's at 4 MiB in all).
 # Node 26 grows it to 32 MiB and more under a scrape's allocations, and its V8 no longer keeps to the cap set
 # at run time: only a --max-semi-space-size given at start holds it. 10-25 MiB less RSS, the same CPU per scrape
 # at 10,000 stations (docs/benchmarks.md). In NODE_OPTIONS, not on the command line: a NODE_OPTIONS given to
