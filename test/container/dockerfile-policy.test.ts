@@ -168,7 +168,9 @@ describe('Dockerfile policy', () => {
     expect(options.split(/\s+/)).toContain('--max-semi-space-size=4');
     expect(startCommand(runtime).slice(0, 2)).toEqual(['node', pkg.bin['cityair-exporter']]);
     // Node accepts it from NODE_OPTIONS and V8 keeps to it while a plain script churns the young generation:
-    // without it, V8's default lets the new space grow to 32 MiB here (Node 20 and 26).
+    // without it, V8's default lets the new space grow to 32 MiB here (Node 20, 22 and 26; 64 on 24). With it,
+    // two 4 MiB semi-spaces: Node 20 and 22 report 8 MiB of new space, 24 and 26 up to 10.5 (their new space
+    // counts more than the two semi-spaces).
     const churn = `const v8 = require('node:v8'); let most = 0, keep = [];
       for (let i = 0; i < 3e6; i++) {
         keep.push({ i, s: 'x' + i }); if (keep.length > 40000) keep = [];
@@ -182,7 +184,7 @@ describe('Dockerfile policy', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(Number(run.stdout)).toBeGreaterThan(0);
-    expect(Number(run.stdout)).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(Number(run.stdout)).toBeLessThanOrEqual(12 * 1024 * 1024);
   });
 
   it('has an exec-form HEALTHCHECK on /healthz with node, no curl or wget, and a timeout', () => {
