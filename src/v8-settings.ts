@@ -25,7 +25,7 @@
 // (runtime/heap-growth.ts); until then, the small list's setting. The backfill and report commands set their own.
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { fitHeapGrowth, youngGenerationCap } from './runtime/heap-growth.js';
+import { fitHeapGrowth, nodeFlagGiven, youngGenerationCap } from './runtime/heap-growth.js';
 
 /**
  * Both semi-spaces together: the backfill's and the report's fixed, the exporter's following its list
@@ -38,11 +38,8 @@ const COMMAND_YOUNG_CAP_BYTES: Readonly<Record<string, number>> = {
 const commandCap = COMMAND_YOUNG_CAP_BYTES[process.argv[2] ?? ''];
 const youngCap = (): number => commandCap ?? youngGenerationCap();
 
-const given = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-const userSet = (flag: string): boolean => new RegExp(`--${flag.replace(/-/g, '[-_]')}\\b`).test(given);
-
-if (!userSet('liftoff-only') && !userSet('wasm-tier-up')) setFlagsFromString('--liftoff-only');
-if (!userSet('max-semi-space-size') && !userSet('semi-space-growth-factor')) capYoungGeneration();
+if (!nodeFlagGiven('liftoff-only') && !nodeFlagGiven('wasm-tier-up')) setFlagsFromString('--liftoff-only');
+if (!nodeFlagGiven('max-semi-space-size') && !nodeFlagGiven('semi-space-growth-factor')) capYoungGeneration();
 fitHeapGrowth(0);
 
 function capYoungGeneration(): void {

@@ -3,8 +3,11 @@
 // from where it is set; a --heap-growing-percent given to node wins over all of this.
 import { setFlagsFromString } from 'node:v8';
 
-const given = (): string => `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-const userSet = (): boolean => /--heap[-_]growing[-_]percent\b/.test(given());
+const given = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+
+/** Whether node was started with V8's `--flag` (command line or NODE_OPTIONS, dashes or underscores): it rules. */
+export const nodeFlagGiven = (flag: string): boolean =>
+  new RegExp(`--${flag.replace(/-/g, '[-_]')}\\b`).test(given);
 
 let current: number | undefined;
 /** The station list's setting, and how many rounds of background work are under way. */
@@ -12,7 +15,7 @@ let fitted = 50;
 let background = 0;
 
 function setGrowth(percent: number): void {
-  if (percent === current || userSet()) return;
+  if (percent === current || nodeFlagGiven('heap-growing-percent')) return;
   current = percent;
   setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
