@@ -70,6 +70,11 @@ describe('rememberFilled', () => {
       { fromMs: 0, toMs: 20 * M, round: 2 },
       { fromMs: 30 * M, toMs: 50 * M, round: 2 },
     ]);
+    // Round 3 lets X go and joins L and R across it again: X is not taken over, and is asked in round 4.
+    const third = rememberFilled(kept, new Map([[7, [{ fromMs: 0, toMs: 50 * M }]]]), 1 + FILLED_ROUNDS, 0);
+    expect(withoutFilled([{ fromMs: 20 * M, toMs: 30 * M }], third.get(7))).toEqual([
+      { fromMs: 20 * M, toMs: 30 * M },
+    ]);
     // After round 1 + FILLED_ROUNDS, X is a gap to ask again, whatever round 2 joined.
     kept = rememberFilled(kept, new Map(), 1 + FILLED_ROUNDS, 0);
     expect(withoutFilled([{ fromMs: 20 * M, toMs: 30 * M }], kept.get(7))).toEqual([
