@@ -61,7 +61,11 @@ export function rememberFilled(
   for (const [id, spans] of wrote) {
     // A span joined across an older one (whose gaps were not this round's to ask, kept or now let go) does not take
     // it over: stamped anew, a row late inside it would wait a round more for every round that fills on both sides.
-    const fresh = withoutFilled(spans, before.get(id)).map((s) => ({ fromMs: s.fromMs, toMs: s.toMs, round }));
+    const fresh = withoutFilled(spans, before.get(id)).map((s) => ({
+      fromMs: s.fromMs,
+      toMs: s.toMs,
+      round,
+    }));
     if (fresh.length > 0) kept.set(id, [...(kept.get(id) ?? []), ...fresh]);
   }
   return kept;
